@@ -1,0 +1,63 @@
+// swift-tools-version: 6.1
+// SeedKit: bulk data into a Core Data–style object store, and object graphs between stores.
+// Module layout and dependency direction: see docs/Architecture.md (DESIGN §2).
+import PackageDescription
+
+let package = Package(
+    name: "SeedKit",
+    products: [
+        .library(name: "GraphStore", targets: ["GraphStore"]),
+        .library(name: "RecordReaders", targets: ["RecordReaders"]),
+        .executable(name: "seedkit", targets: ["seedkit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+    ],
+    targets: [
+        // System libraries, found through pkg-config.
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
+
+        // The object graph: model, SQLite store, contexts, objects, fetches.
+        .target(
+            name: "GraphStore",
+            dependencies: [
+                "CSQLite",
+                "CLibXML2",
+                .product(name: "Yams", package: "Yams"),
+            ]
+        ),
+
+        // Streaming CSV, JSON/NDJSON and XML record readers.
+        .target(
+            name: "RecordReaders",
+            dependencies: ["CLibXML2"]
+        ),
+
+        // The command-line tool.
+        .executableTarget(
+            name: "seedkit",
+            dependencies: [
+                "GraphStore",
+                "RecordReaders",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        .testTarget(
+            name: "GraphStoreTests",
+            dependencies: ["GraphStore"],
+            exclude: ["Fixtures"]
+        ),
+        .testTarget(name: "RecordReadersTests", dependencies: ["RecordReaders"]),
+    ]
+)

@@ -1,0 +1,133 @@
+// Executing fetch requests: SQL for what is stored, merged with the context's unsaved inserts,
+// changes and deletions so that a fetch sees the context as it is now.
+// Invariants: the store filters, sorts and limits whenever the context has no pending changes
+// for the fetched entity; otherwise limits are applied after the merge, in memory, with the same
+// predicate and sort semantics as the SQL translation.
+
+extension ObjectContext {
+    /// The objects matching `request`.
+    ///
+    /// ```swift
+    /// let cheap = try context.fetch(FetchRequest(
+    ///     entityName: "Item", predicate: try Predicate(format: "price < %@", 5.0),
+    ///     sortDescriptors: [SortDescriptor("name")]))
+    /// ```
+    public func fetch(_ request: FetchRequest) throws -> [ManagedObject] {
+        let entity = try self.entity(named: request.entityName)
+        let pending = request.includesPendingChanges ? pendingObjects(of: entity, request) : []
+        if pending.isEmpty {
+            return try storedObjects(request, entity: entity)
+        }
+        var unlimited = request
+        unlimited.fetchLimit = nil
+        unlimited.fetchOffset = 0
+        var results = try storedObjects(unlimited, entity: entity).filter { !$0.isDeleted && !$0.isUpdated }
+        var seen = Set(results.map(ObjectIdentifier.init))
+        for object in pending where !object.isDeleted && seen.insert(ObjectIdentifier(object)).inserted {
+            if try request.predicate.map({ try PredicateEvaluator.evaluate($0, on: object) }) ?? true {
+                results.append(object)
+            }
+        }
+        if !request.sortDescriptors.isEmpty {
+            results = try sorted(results, by: request.sortDescriptors)
+        }
+        let start = min(request.fetchOffset, results.count)
+        let end = request.fetchLimit.map { min(results.count, start + $0) } ?? results.count
+        return Array(results[start..<end])
+    }
+
+    /// The IDs of the objects matching `request`.
+    public func fetchObjectIDs(_ request: FetchRequest) throws -> [ObjectID] {
+        let entity = try self.entity(named: request.entityName)
+        if request.includesPendingChanges && !pendingObjects(of: entity, request).isEmpty {
+            return try fetch(request).map(\.objectID)
+        }
+        let query = try FetchQueryBuilder(model: model, request: request).selectQuery(columns: ["t0.pk", "t0.ent"])
+        return try run(query) { statement in
+            ObjectID(storeUUID: store.identifier, entityID: statement.int64(1), key: statement.int64(0))
+        }
+    }
+
+    /// The number of objects matching `request`.
+    public func count(for request: FetchRequest) throws -> Int {
+        let entity = try self.entity(named: request.entityName)
+        if request.includesPendingChanges && !pendingObjects(of: entity, request).isEmpty {
+            return try fetch(request).count
+        }
+        let query = try FetchQueryBuilder(model: model, request: request).countQuery()
+        return try run(query) { $0.int(0) }.first ?? 0
+    }
+
+    /// Registered objects of the fetched kinds with unsaved changes.
+    private func pendingObjects(of entity: Entity, _ request: FetchRequest) -> [ManagedObject] {
+        let kinds = request.includesSubentities ? Set(entity.kindStoreIDs) : [entity.storeID]
+        return (insertedList + updatedList + deletedList).filter {
+            $0.hasChanges && kinds.contains($0.entity.storeID)
+        }
+    }
+
+    private func storedObjects(_ request: FetchRequest, entity: Entity) throws -> [ManagedObject] {
+        let layout = FetchRowLayout(entity: entity, model: model, layouts: layouts)
+        let query = try FetchQueryBuilder(model: model, request: request).selectQuery(columns: layout.columns)
+        return try run(query) { statement in
+            let kind = self.entity(storeID: statement.int64(1)) ?? entity
+            let object = registeredObject(entity: kind, key: statement.int64(0))
+            if object.isFault && !request.returnsObjectsAsFaults, let mapping = layout.mappings[kind.index] {
+                fill(object, from: statement, mapping: mapping, layout: layouts[kind.index])
+            }
+            return object
+        }
+    }
+
+    private func run<T>(_ query: SQLQuery, _ row: (SQLiteStatement) throws -> T) throws -> [T] {
+        try PersistentStore.sqlite(store.location.description) {
+            let statement = try connection.cachedStatement(query.sql)
+            defer { statement.reset() }
+            for (index, value) in query.bindings.enumerated() {
+                statement.bind(value, at: Int32(index + 1))
+            }
+            var results: [T] = []
+            while try statement.step() {
+                results.append(try row(statement))
+            }
+            return results
+        }
+    }
+
+    private func sorted(_ objects: [ManagedObject], by descriptors: [SortDescriptor]) throws -> [ManagedObject] {
+        var failure: (any Error)?
+        let result = objects.sorted { lhs, rhs in
+            guard failure == nil else { return false }
+            do {
+                for descriptor in descriptors {
+                    let order = try descriptor.compare(lhs, rhs)
+                    if order != 0 { return order < 0 }
+                }
+            } catch {
+                failure = error
+            }
+            return false
+        }
+        if let failure { throw failure }
+        return result
+    }
+}
+
+extension ManagedObject: PredicateSubject {
+    /// The object's ID, for comparisons with object constants.
+    public var subjectObjectID: ObjectID { objectID }
+
+    /// An attribute's value, a to-one's destination, or a to-many's members, for in-memory predicates.
+    public func predicateValue(forKey key: String) throws -> PredicateOperand {
+        if let attribute = entity.attribute(named: key) {
+            return try value(at: attribute.index).map(PredicateOperand.value) ?? .null
+        }
+        guard let relationship = entity.relationship(named: key) else {
+            throw ObjectError(.unknownKey, entity: entity.name, key: key, objectID: objectID)
+        }
+        if relationship.isToMany {
+            return .objects(try relatedObjects(at: relationship.index))
+        }
+        return try related(at: relationship.index).map(PredicateOperand.object) ?? .null
+    }
+}

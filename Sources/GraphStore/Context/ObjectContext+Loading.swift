@@ -1,0 +1,99 @@
+// Faulting: loading an object's row, its to-one destinations and its to-many members on first use.
+// Invariants: a fault fires with one indexed query; a to-many fault fires with one query for all
+// its members; loading never overwrites unsaved in-memory changes.
+
+extension ObjectContext {
+    /// Loads `object`'s row (its attributes and to-one destinations).
+    func fire(_ object: ManagedObject) throws {
+        guard object.isFault, let key = object.objectID.primaryKey else { return }
+        let entity = object.entity
+        let layout = layouts[entity.index]
+        let statement = try connection.cachedStatement(layout.selectSQL)
+        defer { statement.reset() }
+        statement.bind(key, at: 1)
+        guard try statement.step() else {
+            throw ObjectError(.notFound, entity: entity.name, objectID: object.objectID)
+        }
+        fill(object, from: statement, mapping: RowMapping.forSingleRow(layout), layout: layout)
+    }
+
+    /// Copies a result row into `object` (which must be a fault).
+    func fill(_ object: ManagedObject, from statement: SQLiteStatement, mapping: RowMapping, layout: EntityRowLayout) {
+        let entity = object.entity
+        var values = entity.attributes.map { $0.isTransient ? $0.declaration.defaultValue : nil }
+        for (slot, column) in zip(layout.storedAttributes, mapping.attributeColumns) {
+            values[slot] = statement.attributeValue(at: column, type: entity.attributes[slot].type)
+        }
+        object.values = values
+        for (position, slot) in layout.foreignKeys.enumerated() {
+            let column = mapping.foreignKeyColumns[position]
+            let relationship = entity.relationships[slot]
+            var destination = model.destination(of: relationship)
+            if statement.isNull(column) {
+                object.toOne[slot] = nil
+            } else {
+                if let entityColumn = mapping.foreignKeyEntityColumns[position], !statement.isNull(entityColumn),
+                    let concrete = self.entity(storeID: statement.int64(entityColumn))
+                {
+                    destination = concrete
+                }
+                object.toOne[slot] = registeredObject(entity: destination, key: statement.int64(column))
+            }
+            object.toOneLoaded[slot] = true
+        }
+        for relationship in entity.relationships where relationship.storage == .transient && !relationship.isToMany {
+            object.toOneLoaded[relationship.index] = true
+        }
+        object.rowVersion = statement.int64(mapping.versionColumn)
+        object.isFault = false
+    }
+
+    /// The to-one destination of `relationship`, loading the object if needed.
+    func toOneValue(of object: ManagedObject, _ relationship: Relationship) throws -> ManagedObject? {
+        if object.isFault { try fire(object) }
+        return object.toOne[relationship.index]
+    }
+
+    /// The state of a to-many relationship; with `load`, its members are read from the store
+    /// when they have not been yet.
+    func toManyState(of object: ManagedObject, _ relationship: Relationship, load: Bool) throws -> ToManyState {
+        let state: ToManyState
+        if let existing = object.toMany[relationship.index] {
+            state = existing
+        } else {
+            state = object.isInserted || relationship.storage == .transient ? ToManyState(loaded: []) : ToManyState(fault: ())
+            object.toMany[relationship.index] = state
+        }
+        if load && state.isFault {
+            state.load(stored: try storedMembers(of: object, relationship))
+        }
+        return state
+    }
+
+    /// The members of a to-many as stored (in order for ordered relationships).
+    private func storedMembers(of object: ManagedObject, _ relationship: Relationship) throws -> [ManagedObject] {
+        guard let key = object.objectID.primaryKey else { return [] }
+        let destination = model.destination(of: relationship)
+        let destinationTable = SQLiteIdentifier.quote(destination.tableName)
+        let sql: String
+        switch relationship.storage {
+        case .inverseForeignKey(let column, let order):
+            sql = "SELECT pk, ent FROM \(destinationTable) WHERE \(SQLiteIdentifier.quote(column)) = ?"
+                + (order.map { " ORDER BY \(SQLiteIdentifier.quote($0)), pk" } ?? "")
+        case .joinTable(let table, let source, let target, let order):
+            sql = "SELECT d.pk, d.ent FROM \(SQLiteIdentifier.quote(table)) j JOIN \(destinationTable) d ON d.pk = j.\(target)"
+                + " WHERE j.\(source) = ?" + (order.map { " ORDER BY j.\($0), d.pk" } ?? "")
+        case .foreignKey, .transient:
+            return []
+        }
+        let statement = try connection.cachedStatement(sql)
+        defer { statement.reset() }
+        statement.bind(key, at: 1)
+        var members: [ManagedObject] = []
+        while try statement.step() {
+            let kind = entity(storeID: statement.int64(1)) ?? destination
+            members.append(registeredObject(entity: kind, key: statement.int64(0)))
+        }
+        return members
+    }
+}

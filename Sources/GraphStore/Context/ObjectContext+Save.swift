@@ -1,0 +1,343 @@
+// Saving: validate, then write every insert, update, delete, join-table pair and ordered position
+// in one SQLite transaction; only after the commit do objects take their permanent IDs and
+// lose their change flags, and the change set goes out to observers.
+// Invariants: all or nothing — on any error the store is unchanged and so is every object's
+// in-memory state (permanent keys are kept aside until the commit); new rows get keys above the
+// table's current maximum, allocated inside the write transaction.
+
+extension ObjectContext {
+    /// Saves every change in one transaction and returns what changed (nil when nothing did).
+    ///
+    /// - Parameter metadata: store metadata keys to set (nil values remove keys) in the same
+    ///   transaction — importers use it for checkpoints.
+    /// - Throws: ``ValidationError`` with every failure (nothing written), ``ObjectError``, or
+    ///   ``StoreError`` from SQLite (nothing written).
+    @discardableResult
+    public func save(metadata: [String: String?] = [:]) throws -> ChangeSet? {
+        guard hasChanges || !metadata.isEmpty else { return nil }
+        guard !store.isReadOnly else { throw StoreError(.readOnly, path: store.location.description) }
+        var plan = SavePlan(
+            inserted: insertedList.filter { $0.isInserted && !$0.isDeleted },
+            updated: updatedList.filter { $0.isUpdated && !$0.isDeleted && !$0.isInserted },
+            deleted: deletedList.filter { $0.isDeleted && !$0.isInserted })
+        try validate(plan)
+        try PersistentStore.sqlite(store.location.description) {
+            try connection.transaction(.immediate) {
+                try assignKeys(&plan)
+                try writeInserts(&plan)
+                try writeUpdates(&plan)
+                try writeDeletes(plan)
+                try writeJoinChanges(plan)
+                try writePositions(plan)
+                if !metadata.isEmpty { try MetadataTable.write(metadata, on: connection) }
+            }
+        }
+        let changes = finishSave(plan)
+        store.saves.publish(changes)
+        return changes
+    }
+
+    private func validate(_ plan: SavePlan) throws {
+        var validator = SaveValidator()
+        var failures: [ValidationFailure] = []
+        for object in plan.inserted + plan.updated {
+            failures += try validator.failures(of: object, in: self)
+        }
+        for object in plan.deleted {
+            failures += try validator.denyFailures(of: object, in: self)
+        }
+        if !failures.isEmpty { throw ValidationError(failures: failures) }
+    }
+
+    // MARK: - Keys
+
+    /// Gives every inserted object its row key: an existing row's key when the merge policy
+    /// merges it into that row, otherwise the next free key of its table.
+    private func assignKeys(_ plan: inout SavePlan) throws {
+        var nextKey: [String: Int64] = [:]
+        var claimed: [String: Int64] = [:]  // unique-constraint values → key, within this save
+        for object in plan.inserted {
+            let identity = ObjectIdentifier(object)
+            if mergePolicy != .error, let existing = try existingRow(for: object, claimed: &claimed) {
+                plan.keys[identity] = existing
+                plan.merged.insert(identity)
+                continue
+            }
+            let table = object.entity.tableName
+            let key: Int64
+            if let next = nextKey[table] {
+                key = next
+            } else {
+                let maximum = try connection.cachedStatement("SELECT coalesce(max(pk), 0) FROM \(SQLiteIdentifier.quote(table))")
+                defer { maximum.reset() }
+                _ = try maximum.step()
+                key = maximum.int64(0) + 1
+            }
+            nextKey[table] = key + 1
+            plan.keys[identity] = key
+            if mergePolicy != .error { claim(object, key: key, in: &claimed) }
+        }
+    }
+
+    /// The key of a stored row (or an object earlier in this save) sharing a unique constraint's values with `object`.
+    private func existingRow(for object: ManagedObject, claimed: inout [String: Int64]) throws -> Int64? {
+        for constraint in object.entity.uniqueConstraints {
+            let values = try constraint.map { try object[$0] }
+            guard values.allSatisfy({ $0 != nil }) else { continue }
+            let signature = uniqueSignature(object.entity, constraint, values)
+            if let key = claimed[signature] { return key }
+            let conditions = constraint.map { "\(SQLiteIdentifier.quote($0)) = ?" }.joined(separator: " AND ")
+            let kinds = model.root(of: object.entity).kindStoreIDs.map(String.init).joined(separator: ", ")
+            let statement = try connection.cachedStatement(
+                "SELECT pk FROM \(SQLiteIdentifier.quote(object.entity.tableName)) WHERE \(conditions) AND ent IN (\(kinds)) LIMIT 1")
+            defer { statement.reset() }
+            for (position, value) in values.enumerated() {
+                statement.bind(value, at: Int32(position + 1))
+            }
+            if try statement.step() {
+                let key = statement.int64(0)
+                claimed[signature] = key
+                return key
+            }
+        }
+        return nil
+    }
+
+    private func claim(_ object: ManagedObject, key: Int64, in claimed: inout [String: Int64]) {
+        for constraint in object.entity.uniqueConstraints {
+            guard let values = try? constraint.map({ try object[$0] }), values.allSatisfy({ $0 != nil }) else { continue }
+            claimed[uniqueSignature(object.entity, constraint, values)] = key
+        }
+    }
+
+    private func uniqueSignature(_ entity: Entity, _ constraint: [String], _ values: [AttributeValue?]) -> String {
+        entity.tableName + "|" + constraint.joined(separator: ",") + "|" + values.map { "\($0.map { "\($0.kindName):\($0)" } ?? "nil")" }.joined(separator: "|")
+    }
+
+    /// The key a relationship column stores for `object`, or nil when it will not exist after the save.
+    func rowKey(of object: ManagedObject?, in plan: SavePlan) -> Int64? {
+        guard let object, !object.isDeleted else { return nil }
+        return plan.keys[ObjectIdentifier(object)] ?? object.objectID.primaryKey
+    }
+
+    // MARK: - Rows
+
+    private func writeInserts(_ plan: inout SavePlan) throws {
+        for object in plan.inserted {
+            let identity = ObjectIdentifier(object)
+            guard let key = plan.keys[identity] else { continue }
+            if plan.merged.contains(identity) {
+                if mergePolicy == .objectWins { try updateRow(of: object, key: key, version: nil, plan: plan) }
+                continue
+            }
+            let layout = layouts[object.entity.index]
+            let statement = try connection.cachedStatement(layout.insertSQL)
+            defer { statement.reset() }
+            statement.bind(key, at: 1)
+            statement.bind(object.entity.storeID, at: 2)
+            statement.bind(Int64(1), at: 3)
+            bindData(of: object, layout: layout, to: statement, from: 4, plan: plan)
+            do {
+                try statement.execute()
+            } catch let error as SQLiteError where error.isUniqueConstraintViolation {
+                throw ValidationError(failures: [uniqueFailure(object, error)])
+            }
+            plan.versions[identity] = 1
+        }
+    }
+
+    private func writeUpdates(_ plan: inout SavePlan) throws {
+        for object in plan.updated where !object.isFault {
+            guard let key = object.objectID.primaryKey else { continue }
+            let checkVersion = mergePolicy == .error ? object.rowVersion : nil
+            if try updateRow(of: object, key: key, version: checkVersion, plan: plan) {
+                plan.versions[ObjectIdentifier(object)] = object.rowVersion + 1
+            } else if mergePolicy == .error {
+                throw ValidationError(failures: [
+                    ValidationFailure(entity: object.entity.name, objectID: object.objectID, rule: .rowVersionConflict)
+                ])
+            }
+        }
+    }
+
+    /// Writes all data columns of `object` to row `key`; with `version`, only if the row still has it.
+    /// Returns whether a row was written.
+    @discardableResult
+    private func updateRow(of object: ManagedObject, key: Int64, version: Int64?, plan: SavePlan) throws -> Bool {
+        let layout = layouts[object.entity.index]
+        let sql = version == nil ? layout.updateSQL : layout.updateSQL + " AND opt = ?"
+        let statement = try connection.cachedStatement(sql)
+        defer { statement.reset() }
+        let nextVersion = (version ?? object.rowVersion) + 1
+        statement.bind(nextVersion, at: 1)
+        let next = bindData(of: object, layout: layout, to: statement, from: 2, plan: plan)
+        statement.bind(key, at: next)
+        if let version { statement.bind(version, at: next + 1) }
+        do {
+            try statement.execute()
+        } catch let error as SQLiteError where error.isUniqueConstraintViolation {
+            throw ValidationError(failures: [uniqueFailure(object, error)])
+        }
+        return connection.changes > 0
+    }
+
+    /// Binds attribute values then foreign keys from parameter `first`; returns the next parameter index.
+    @discardableResult
+    private func bindData(
+        of object: ManagedObject, layout: EntityRowLayout, to statement: SQLiteStatement, from first: Int32, plan: SavePlan
+    ) -> Int32 {
+        var parameter = first
+        for slot in layout.storedAttributes {
+            statement.bind(object.values[slot], at: parameter)
+            parameter += 1
+        }
+        for slot in layout.foreignKeys {
+            if let key = rowKey(of: object.toOne[slot], in: plan) {
+                statement.bind(key, at: parameter)
+            } else {
+                statement.bindNull(at: parameter)
+            }
+            parameter += 1
+        }
+        return parameter
+    }
+
+    private func uniqueFailure(_ object: ManagedObject, _ error: SQLiteError) -> ValidationFailure {
+        let constraint =
+            object.entity.uniqueConstraints.first { keys in
+                keys.allSatisfy { error.message.contains(".\($0)") }
+            } ?? []
+        let values = constraint.map { key in (try? object[key]).flatMap { $0.map { "\($0)" } } ?? "nil" }
+        return ValidationFailure(
+            entity: object.entity.name, objectID: object.objectID, key: constraint.joined(separator: ","),
+            value: values.joined(separator: ","), rule: .uniqueConstraint(constraint))
+    }
+
+    private func writeDeletes(_ plan: SavePlan) throws {
+        for object in plan.deleted {
+            guard let key = object.objectID.primaryKey else { continue }
+            let delete = try connection.cachedStatement(layouts[object.entity.index].deleteSQL)
+            defer { delete.reset() }
+            delete.bind(key, at: 1)
+            try delete.execute()
+            for relationship in object.entity.relationships {
+                guard case .joinTable(let table, let source, _, _) = relationship.storage else { continue }
+                let unlink = try connection.cachedStatement("DELETE FROM \(SQLiteIdentifier.quote(table)) WHERE \(source) = ?")
+                defer { unlink.reset() }
+                unlink.bind(key, at: 1)
+                try unlink.execute()
+            }
+        }
+    }
+
+    private func writeJoinChanges(_ plan: SavePlan) throws {
+        for (table, changes) in joinChanges.sorted(by: { $0.key < $1.key }) {
+            let quoted = SQLiteIdentifier.quote(table)
+            let delete = try connection.cachedStatement("DELETE FROM \(quoted) WHERE src = ? AND dst = ?")
+            for pair in changes.pairsToDelete {
+                guard let source = rowKey(of: pair.source, in: plan), let destination = rowKey(of: pair.destination, in: plan) else { continue }
+                delete.bind(source, at: 1)
+                delete.bind(destination, at: 2)
+                try delete.execute()
+            }
+            let insert = try connection.cachedStatement("INSERT OR IGNORE INTO \(quoted)(src, dst) VALUES (?, ?)")
+            for pair in changes.pairsToInsert {
+                guard let source = rowKey(of: pair.source, in: plan), let destination = rowKey(of: pair.destination, in: plan) else { continue }
+                insert.bind(source, at: 1)
+                insert.bind(destination, at: 2)
+                try insert.execute()
+            }
+        }
+    }
+
+    /// Writes the positions of every ordered to-many whose order changed.
+    private func writePositions(_ plan: SavePlan) throws {
+        for object in plan.inserted + plan.updated where !object.reorderedRelationships.isEmpty {
+            guard let ownerKey = rowKey(of: object, in: plan) else { continue }
+            for slot in object.reorderedRelationships.sorted() {
+                let relationship = object.entity.relationships[slot]
+                guard let state = object.toMany[slot], !state.isFault else { continue }
+                let statement: SQLiteStatement
+                switch relationship.storage {
+                case .inverseForeignKey(_, let order?):
+                    let table = SQLiteIdentifier.quote(model.destination(of: relationship).tableName)
+                    statement = try connection.cachedStatement("UPDATE \(table) SET \(SQLiteIdentifier.quote(order)) = ? WHERE pk = ?")
+                case .joinTable(let table, let source, let target, let order?):
+                    statement = try connection.cachedStatement(
+                        "UPDATE \(SQLiteIdentifier.quote(table)) SET \(order) = ? WHERE \(target) = ? AND \(source) = ?")
+                    statement.bind(ownerKey, at: 3)
+                default:
+                    continue
+                }
+                for (position, member) in state.members.enumerated() {
+                    guard let memberKey = rowKey(of: member, in: plan) else { continue }
+                    statement.bind(Int64(position), at: 1)
+                    statement.bind(memberKey, at: 2)
+                    try statement.step()
+                    statement.reset()
+                }
+            }
+        }
+    }
+
+    // MARK: - After the commit
+
+    private func finishSave(_ plan: SavePlan) -> ChangeSet {
+        var changes = ChangeSet()
+        for object in plan.inserted {
+            let identity = ObjectIdentifier(object)
+            guard let key = plan.keys[identity] else { continue }
+            let temporary = object.objectID
+            let permanent = ObjectID(storeUUID: store.identifier, entityID: object.entity.storeID, key: key)
+            registered.removeValue(forKey: temporary)
+            permanentIDs[temporary] = permanent
+            object.objectID = permanent
+            object.isInserted = false
+            if plan.merged.contains(identity) {
+                if let other = registered[permanent], other !== object { turnIntoFault(other) }
+                registered[permanent] = object
+                changes.updated.insert(permanent)
+                if mergePolicy == .storeWins { turnIntoFault(object) }
+            } else {
+                registered[permanent] = object
+                changes.inserted.insert(permanent)
+            }
+            object.rowVersion = plan.versions[identity] ?? object.rowVersion + 1
+        }
+        for object in plan.updated {
+            if let version = plan.versions[ObjectIdentifier(object)] { object.rowVersion = version }
+            changes.updated.insert(object.objectID)
+        }
+        for object in plan.deleted {
+            changes.deleted.insert(object.objectID)
+            unregister(object)
+        }
+        for object in insertedList where object.isInserted {
+            unregister(object)  // inserted, then deleted before the save
+        }
+        for object in plan.inserted + plan.updated {
+            object.reorderedRelationships = []
+        }
+        clearChangeLists()
+        return changes
+    }
+}
+
+/// What one save writes, and the keys and versions it assigns before they are made permanent.
+struct SavePlan {
+    let inserted: [ManagedObject]
+    let updated: [ManagedObject]
+    let deleted: [ManagedObject]
+    /// Row keys for inserted objects.
+    var keys: [ObjectIdentifier: Int64] = [:]
+    /// Inserted objects merged into an existing row by the merge policy.
+    var merged: Set<ObjectIdentifier> = []
+    /// New row versions.
+    var versions: [ObjectIdentifier: Int64] = [:]
+
+    init(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]) {
+        self.inserted = inserted
+        self.updated = updated
+        self.deleted = deleted
+    }
+}

@@ -1,0 +1,251 @@
+// A context: the scratchpad where objects are inserted, fetched, changed and deleted, then saved
+// to the store in one transaction.
+// Invariants: one object per row per context (uniquing through `registered`); the context and its
+// objects are not Sendable — they stay in the isolation domain that owns the context
+// (`BackgroundContext`'s executor or the main actor); only `ObjectID`s and values cross.
+import Foundation
+
+/// A working context over a ``PersistentStore``.
+///
+/// Use it inside ``BackgroundContext/perform(_:)`` or on the main actor through
+/// ``PersistentContainer/viewContext``:
+///
+/// ```swift
+/// try await background.perform { context in
+///     let unit = try context.insert("Unit")
+///     try unit.set("name", "kg")
+///     try context.save()
+/// }
+/// ```
+public final class ObjectContext {
+    /// The store this context reads and writes.
+    public let store: PersistentStore
+    /// The model of the store.
+    public var model: ObjectModel { store.model }
+    /// How conflicts at save are resolved.
+    public var mergePolicy: MergePolicy = .error
+    /// A name for diagnostics.
+    public var name: String?
+
+    let connection: SQLiteConnection
+    let layouts: [EntityRowLayout]
+    var registered: [ObjectID: ManagedObject] = [:]
+    var insertedList: [ManagedObject] = []
+    var updatedList: [ManagedObject] = []
+    var deletedList: [ManagedObject] = []
+    var joinChanges: [String: JoinTableChanges] = [:]
+    /// Temporary IDs of objects saved since the last reset, so old IDs still resolve.
+    var permanentIDs: [ObjectID: ObjectID] = [:]
+
+    /// A context with its own connection to `store`.
+    public init(store: PersistentStore) throws {
+        self.store = store
+        self.connection = try store.makeConnection()
+        try SQLFunctions.register(on: connection)
+        self.layouts = store.model.entities.map { EntityRowLayout(entity: $0, model: store.model) }
+    }
+
+    deinit {
+        for object in registered.values {
+            object.clearStorage()
+            object.context = nil
+        }
+    }
+
+    // MARK: - Change state
+
+    /// Whether anything was inserted, updated or deleted since the last save.
+    public var hasChanges: Bool {
+        insertedList.contains { $0.isInserted } || updatedList.contains { $0.isUpdated }
+            || deletedList.contains { $0.isDeleted } || joinChanges.values.contains { !$0.isEmpty }
+    }
+
+    /// Objects inserted and not yet saved.
+    public var insertedObjects: [ManagedObject] { insertedList.filter(\.isInserted) }
+    /// Objects changed and not yet saved.
+    public var updatedObjects: [ManagedObject] { updatedList.filter(\.isUpdated) }
+    /// Objects deleted and not yet saved.
+    public var deletedObjects: [ManagedObject] { deletedList.filter(\.isDeleted) }
+    /// Every object the context holds.
+    public var registeredObjects: [ManagedObject] { Array(registered.values) }
+
+    // MARK: - Inserting and resolving
+
+    /// Inserts a new object of `entityName`, with the attributes' default values.
+    public func insert(_ entityName: String) throws -> ManagedObject {
+        try insert(entity(named: entityName))
+    }
+
+    /// Inserts a new object of `entity`, with the attributes' default values.
+    public func insert(_ entity: Entity) throws -> ManagedObject {
+        guard !entity.isAbstract else { throw ObjectError(.abstractEntity, entity: entity.name) }
+        guard !store.isReadOnly else { throw ObjectError(.readOnly, entity: entity.name) }
+        let id = ObjectID.temporary(storeUUID: store.identifier, entityID: entity.storeID)
+        let object = ManagedObject(entity: entity, objectID: id, context: self, isFault: false)
+        object.values = entity.attributes.map(\.declaration.defaultValue)
+        object.toOneLoaded = Array(repeating: true, count: entity.relationships.count)
+        for relationship in entity.relationships where relationship.isToMany {
+            object.toMany[relationship.index] = ToManyState(loaded: [])
+        }
+        object.isInserted = true
+        registered[id] = object
+        insertedList.append(object)
+        return object
+    }
+
+    /// The entity called `name`, or an error naming it.
+    public func entity(named name: String) throws -> Entity {
+        guard let entity = model.entity(named: name) else { throw ObjectError(.unknownKey, entity: name) }
+        return entity
+    }
+
+    /// The object for `id`: the registered one, or a fault that loads when first used
+    /// (it is not checked against the store; see ``existingObject(with:)``).
+    public func object(with id: ObjectID) throws -> ManagedObject {
+        let id = permanentIDs[id] ?? id
+        if let object = registered[id] { return object }
+        guard id.storeUUID == store.identifier, !id.isTemporary, let entity = entity(storeID: id.entityID) else {
+            throw ObjectError(.foreignID, entity: entity(storeID: id.entityID)?.name ?? "?", objectID: id)
+        }
+        return registeredObject(entity: entity, key: id.key)
+    }
+
+    /// The object for `id`, loaded from the store; throws when no such object exists.
+    public func existingObject(with id: ObjectID) throws -> ManagedObject {
+        let object = try object(with: id)
+        if object.isFault { try fire(object) }
+        if object.isDeleted { throw ObjectError(.notFound, entity: object.entity.name, objectID: id) }
+        return object
+    }
+
+    func entity(storeID: Int64) -> Entity? {
+        let index = Int(storeID) - 1
+        return model.entities.indices.contains(index) ? model.entities[index] : nil
+    }
+
+    /// The registered object for a row, or a new fault for it.
+    func registeredObject(entity: Entity, key: Int64) -> ManagedObject {
+        let id = ObjectID(storeUUID: store.identifier, entityID: entity.storeID, key: key)
+        if let object = registered[id] { return object }
+        let object = ManagedObject(entity: entity, objectID: id, context: self, isFault: true)
+        registered[id] = object
+        return object
+    }
+
+    // MARK: - Changing
+
+    /// Records that `object` is about to change: keeps its saved state and marks it updated.
+    func willChange(_ object: ManagedObject) {
+        guard !object.isInserted else { return }
+        if object.snapshot == nil {
+            object.snapshot = (object.values, object.toOne)
+        }
+        if !object.isUpdated {
+            object.isUpdated = true
+            updatedList.append(object)
+        }
+    }
+
+    /// Deletes `object`, applying its relationships' delete rules (cascade deletes the
+    /// destinations, nullify unlinks them, deny is checked at save, no action leaves them).
+    public func delete(_ object: ManagedObject) throws {
+        guard object.context === self else { throw ObjectError(.otherContext, entity: object.entity.name, objectID: object.objectID) }
+        guard !object.isDeleted else { return }
+        if object.isFault { try fire(object) }
+        object.isDeleted = true
+        deletedList.append(object)
+        for relationship in object.entity.relationships {
+            switch relationship.deleteRule {
+            case .cascade:
+                for destination in try destinations(of: object, relationship) where !destination.isDeleted {
+                    try delete(destination)
+                }
+                try unlinkInverses(of: object, relationship)
+            case .nullify:
+                try unlinkInverses(of: object, relationship)
+            case .deny, .noAction:
+                break
+            }
+        }
+    }
+
+    /// Every destination of `relationship` from `object` (loading as needed).
+    func destinations(of object: ManagedObject, _ relationship: Relationship) throws -> [ManagedObject] {
+        if relationship.isToMany {
+            return try toManyState(of: object, relationship, load: true).members
+        }
+        return try toOneValue(of: object, relationship).map { [$0] } ?? []
+    }
+
+    // MARK: - Undoing and forgetting
+
+    /// Discards every unsaved change: inserted objects are dropped, changed and deleted objects
+    /// return to their saved state.
+    public func rollback() {
+        for object in insertedList where object.isInserted {
+            unregister(object)
+        }
+        // Both ends of every changed relationship are marked updated, so faulting the updated
+        // and deleted objects also discards every in-memory relationship change.
+        for object in updatedList + deletedList where object.context === self {
+            turnIntoFault(object)
+        }
+        clearChangeLists()
+    }
+
+    /// Forgets every object: all registered objects are released (and detached), and unsaved
+    /// changes are discarded. Memory held by the context is freed.
+    public func reset() {
+        for object in registered.values {
+            object.clearStorage()
+            object.context = nil
+        }
+        registered = [:]
+        permanentIDs = [:]
+        clearChangeLists()
+    }
+
+    /// Turns `object` back into a fault; with `mergeChanges`, its unsaved attribute changes are
+    /// kept and reapplied over the freshly loaded values.
+    public func refresh(_ object: ManagedObject, mergeChanges: Bool) throws {
+        guard object.context === self, !object.isInserted else { return }
+        guard mergeChanges, object.isUpdated, let snapshot = object.snapshot else {
+            if object.isUpdated { object.isUpdated = false }
+            turnIntoFault(object)
+            return
+        }
+        let changed = object.values.indices.filter { object.values[$0] != snapshot.values[$0] }
+        let pending = changed.map { ($0, object.values[$0]) }
+        let toOnes = object.toOne
+        let toOneChanged = object.toOne.indices.filter { object.toOne[$0] !== snapshot.toOne[$0] }
+        object.isFault = true
+        try fire(object)
+        object.snapshot = (object.values, object.toOne)
+        for (index, value) in pending { object.values[index] = value }
+        for index in toOneChanged { object.toOne[index] = toOnes[index] }
+    }
+
+    func turnIntoFault(_ object: ManagedObject) {
+        object.isFault = true
+        object.isUpdated = false
+        object.isDeleted = false
+        object.clearStorage()
+    }
+
+    func unregister(_ object: ManagedObject) {
+        registered.removeValue(forKey: object.objectID)
+        object.clearStorage()
+        object.isInserted = false
+        object.context = nil
+    }
+
+    func clearChangeLists() {
+        for object in insertedList { object.isInserted = false }
+        for object in updatedList { object.isUpdated = false; object.snapshot = nil }
+        for object in deletedList { object.isDeleted = false }
+        insertedList = []
+        updatedList = []
+        deletedList = []
+        joinChanges = [:]
+    }
+}

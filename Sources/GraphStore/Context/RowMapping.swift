@@ -1,0 +1,68 @@
+// Where a SELECT's columns land in an object: per attribute slot and per stored to-one slot.
+// Invariant: built from the same column lists as the SQL it reads (EntityRowLayout), so column
+// indexes always match the statement.
+
+/// Maps result columns onto one entity's object storage.
+struct RowMapping {
+    /// Column of `opt`.
+    let versionColumn: Int32
+    /// Column per stored attribute slot (parallel to `EntityRowLayout.storedAttributes`).
+    let attributeColumns: [Int32]
+    /// Column per stored to-one slot (parallel to `EntityRowLayout.foreignKeys`).
+    let foreignKeyColumns: [Int32]
+    /// Column holding the destination's `ent` per stored to-one slot, when the destination has sub-entities.
+    let foreignKeyEntityColumns: [Int32?]
+
+    /// The mapping for `EntityRowLayout.selectSQL` (which starts with `opt`).
+    static func forSingleRow(_ layout: EntityRowLayout) -> RowMapping {
+        let dataCount = layout.storedAttributes.count + layout.foreignKeys.count
+        var entityColumns: [Int32?] = []
+        var next = Int32(1 + dataCount)
+        for needsEntity in layout.foreignKeyNeedsEntity {
+            entityColumns.append(needsEntity ? next : nil)
+            if needsEntity { next += 1 }
+        }
+        return RowMapping(
+            versionColumn: 0,
+            attributeColumns: (0..<layout.storedAttributes.count).map { Int32(1 + $0) },
+            foreignKeyColumns: (0..<layout.foreignKeys.count).map { Int32(1 + layout.storedAttributes.count + $0) },
+            foreignKeyEntityColumns: entityColumns)
+    }
+}
+
+/// The columns a fetch selects for an entity and all its kinds, and each kind's mapping.
+struct FetchRowLayout {
+    /// SQL column expressions over alias `t0`: `t0.pk`, `t0.ent`, `t0.opt`, then data columns.
+    let columns: [String]
+    /// The mapping for each kind, by entity index.
+    let mappings: [Int: RowMapping]
+
+    init(entity: Entity, model: ObjectModel, layouts: [EntityRowLayout]) {
+        var columns = ["t0.pk", "t0.ent", "t0.opt"]
+        var indexOfColumn: [String: Int32] = [:]
+        func column(_ expression: String) -> Int32 {
+            if let index = indexOfColumn[expression] { return index }
+            columns.append(expression)
+            let index = Int32(columns.count - 1)
+            indexOfColumn[expression] = index
+            return index
+        }
+        var mappings: [Int: RowMapping] = [:]
+        for storeID in entity.kindStoreIDs {
+            let kind = model.entities[Int(storeID) - 1]
+            let layout = layouts[kind.index]
+            let data = layout.dataColumns(of: kind).map { column("t0." + $0) }
+            let attributeCount = layout.storedAttributes.count
+            var entityColumns: [Int32?] = []
+            var subqueries = layout.destinationEntityColumns(of: kind, model: model, alias: "t0").makeIterator()
+            for needsEntity in layout.foreignKeyNeedsEntity {
+                entityColumns.append(needsEntity ? subqueries.next().map(column) : nil)
+            }
+            mappings[kind.index] = RowMapping(
+                versionColumn: 2, attributeColumns: Array(data.prefix(attributeCount)),
+                foreignKeyColumns: Array(data.dropFirst(attributeCount)), foreignKeyEntityColumns: entityColumns)
+        }
+        self.columns = columns
+        self.mappings = mappings
+    }
+}

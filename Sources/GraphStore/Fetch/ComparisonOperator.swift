@@ -1,0 +1,62 @@
+// The operators of a comparison predicate and their format-string spelling.
+// Invariant: `formatToken` is what the parser accepts and the description prints for each case.
+
+/// The operator of a ``PredicateComparison``.
+///
+/// ```swift
+/// let predicate = try Predicate(format: "quantity BETWEEN {20, 35}")
+/// // .comparison(PredicateComparison(.keyPath("quantity"), .between, .aggregate([20, 35])))
+/// ```
+public enum ComparisonOperator: String, Sendable, Hashable, CaseIterable {
+    /// `==` (also written `=`).
+    case equalTo
+    /// `!=` (also written `<>`).
+    case notEqualTo
+    /// `<`.
+    case lessThan
+    /// `<=` (also written `=<`).
+    case lessThanOrEqualTo
+    /// `>`.
+    case greaterThan
+    /// `>=` (also written `=>`).
+    case greaterThanOrEqualTo
+    /// `BETWEEN {low, high}`: low ≤ value ≤ high.
+    case between
+    /// `IN {a, b, …}` or `IN %@` with an array: equal to one of the elements.
+    case `in`
+    /// `BEGINSWITH`: the string starts with the right-hand string.
+    case beginsWith
+    /// `ENDSWITH`: the string ends with the right-hand string.
+    case endsWith
+    /// `CONTAINS`: the string contains the right-hand string.
+    case contains
+    /// `LIKE`: the whole string matches a pattern where `*` is any run of characters and `?` one
+    /// character (`\*` and `\?` match themselves).
+    case like
+
+    /// The operator as written in a format string.
+    public var formatToken: String {
+        switch self {
+        case .equalTo: "=="
+        case .notEqualTo: "!="
+        case .lessThan: "<"
+        case .lessThanOrEqualTo: "<="
+        case .greaterThan: ">"
+        case .greaterThanOrEqualTo: ">="
+        case .between: "BETWEEN"
+        case .in: "IN"
+        case .beginsWith: "BEGINSWITH"
+        case .endsWith: "ENDSWITH"
+        case .contains: "CONTAINS"
+        case .like: "LIKE"
+        }
+    }
+
+    /// Whether the operator only applies to strings (BEGINSWITH, ENDSWITH, CONTAINS, LIKE).
+    public var isStringOperator: Bool {
+        switch self {
+        case .beginsWith, .endsWith, .contains, .like: true
+        default: false
+        }
+    }
+}

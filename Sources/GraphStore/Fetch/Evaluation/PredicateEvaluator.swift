@@ -1,0 +1,221 @@
+// In-memory predicate evaluation, with the semantics of the SQL that `FetchQueryBuilder` writes
+// (docs/Predicates.md, "Semantics"): two-valued logic where a comparison with nil is false except
+// `== nil` and `!= value`; numbers compare across integer, double and decimal; strings compare
+// by UTF-8 bytes unless folded with `[c]`/`[d]`; key paths walk to-one relationships.
+// Invariant: for a predicate that `FetchQueryBuilder` accepts, `evaluate` returns true exactly
+// for the rows its SQL selects (the differential tests check this).
+
+/// Evaluates predicates on objects in memory, e.g. a context's unsaved inserts and changes.
+///
+/// ```swift
+/// let matches = try PredicateEvaluator.evaluate(.key("unit.name") == "kg", on: object)
+/// ```
+public enum PredicateEvaluator {
+    /// Whether `subject` satisfies `predicate`.
+    ///
+    /// - Throws: ``FetchError`` for a key path through a to-many relationship, values of kinds
+    ///   that do not compare, or a `$VARIABLE`; whatever `subject` throws for an unknown key.
+    public static func evaluate(_ predicate: Predicate, on subject: any PredicateSubject) throws -> Bool {
+        switch predicate {
+        case .constant(let value):
+            return value
+        case .comparison(let comparison):
+            let lhs = try operand(comparison.lhs, on: subject)
+            let rhs = try operand(comparison.rhs, on: subject)
+            return try evaluate(comparison, lhs: lhs, rhs: rhs)
+        case .and(let elements):
+            return try elements.allSatisfy { try evaluate($0, on: subject) }
+        case .or(let elements):
+            return try elements.contains { try evaluate($0, on: subject) }
+        case .not(let operand):
+            return try !evaluate(operand, on: subject)
+        }
+    }
+
+    // MARK: - Operands
+
+    /// A comparison operand after key paths have been followed.
+    enum Operand {
+        case null
+        case value(AttributeValue)
+        case object(ObjectID)
+        case list([Operand])
+
+        /// The operand a constant stands for.
+        init(_ constant: PredicateConstant) {
+            switch constant {
+            case .null: self = .null
+            case .value(let value): self = .value(value)
+            case .object(let id): self = .object(id)
+            }
+        }
+    }
+
+    private static func operand(_ expression: PredicateExpression, on subject: any PredicateSubject) throws
+        -> Operand
+    {
+        switch expression {
+        case .constant(let constant):
+            return Operand(constant)
+        case .variable(let name):
+            throw FetchError.unsubstitutedVariable(name)
+        case .aggregate(let elements):
+            return .list(try elements.map { try operand($0, on: subject) })
+        case .keyPath(let path):
+            switch try value(atKeyPath: path, of: subject) {
+            case .null: return .null
+            case .value(let value): return .value(value)
+            case .object(let object): return .object(object.subjectObjectID)
+            case .objects: throw toManyError(path, relationship: path.split(separator: ".").last, subject: subject)
+            }
+        }
+    }
+
+    /// The value at a dotted key path: `self`, an attribute, or a relationship, through to-ones.
+    /// Ends in `.objects` only when the last key is a to-many relationship.
+    static func value(atKeyPath path: String, of subject: any PredicateSubject) throws -> PredicateOperand {
+        if path == PredicateExpression.selfKeyPath { return .object(subject) }
+        var current = PredicateOperand.object(subject)
+        var previousKey: Substring?
+        for key in path.split(separator: ".", omittingEmptySubsequences: false) {
+            switch current {
+            case .null: return .null
+            case .object(let object): current = try object.predicateValue(forKey: String(key))
+            case .objects: throw toManyError(path, relationship: previousKey, subject: subject)
+            case .value:
+                throw FetchError.unknownKeyPath(entity: entityName(of: subject), keyPath: path)
+            }
+            previousKey = key
+        }
+        return current
+    }
+
+    static func toManyError(_ path: String, relationship: Substring?, subject: any PredicateSubject) -> FetchError {
+        .toManyKeyPath(entity: entityName(of: subject), keyPath: path, relationship: String(relationship ?? ""))
+    }
+
+    /// How errors name the entity of an object: the evaluator has no model, only the entity's store ID.
+    static func entityName(of subject: any PredicateSubject) -> String {
+        "entity #\(subject.subjectObjectID.entityID)"
+    }
+
+    // MARK: - Comparisons
+
+    /// Whether operands that have been evaluated satisfy `comparison`'s operator and options.
+    static func evaluate(_ comparison: PredicateComparison, lhs: Operand, rhs: Operand) throws -> Bool {
+        let options = comparison.options
+        let name = comparison.lhs.description
+        switch comparison.comparisonOperator {
+        case .equalTo:
+            return try equal(lhs, rhs, options: options, name: name)
+        case .notEqualTo:
+            return try !equal(lhs, rhs, options: options, name: name)
+        case .lessThan:
+            return try order(lhs, rhs, options: options, name: name).map { $0 < 0 } ?? false
+        case .lessThanOrEqualTo:
+            return try order(lhs, rhs, options: options, name: name).map { $0 <= 0 } ?? false
+        case .greaterThan:
+            return try order(lhs, rhs, options: options, name: name).map { $0 > 0 } ?? false
+        case .greaterThanOrEqualTo:
+            return try order(lhs, rhs, options: options, name: name).map { $0 >= 0 } ?? false
+        case .between:
+            guard case .list(let bounds) = rhs, bounds.count == 2 else {
+                throw FetchError.invalidComparison("BETWEEN needs {low, high} in \(comparison)")
+            }
+            guard let low = try order(lhs, bounds[0], options: options, name: name),
+                let high = try order(lhs, bounds[1], options: options, name: name)
+            else { return false }
+            return low >= 0 && high <= 0
+        case .in:
+            guard case .list(let elements) = rhs else {
+                throw FetchError.invalidComparison("IN needs a collection in \(comparison)")
+            }
+            return try elements.contains { try equal(lhs, $0, options: options, name: name) }
+        case .beginsWith, .endsWith, .contains, .like:
+            guard let (text, pattern) = try texts(lhs, rhs, comparison: comparison) else { return false }
+            return matches(text, comparison.comparisonOperator, pattern)
+        }
+    }
+
+    /// The string operators on folded text; plain text compares by UTF-8 bytes, like SQLite.
+    private static func matches(_ text: String, _ comparisonOperator: ComparisonOperator, _ pattern: String) -> Bool {
+        switch comparisonOperator {
+        case .beginsWith: text.utf8.starts(with: pattern.utf8)
+        case .endsWith: text.utf8.reversed().starts(with: pattern.utf8.reversed())
+        case .contains: pattern.isEmpty || contains(Array(text.utf8), Array(pattern.utf8))
+        default: StringFolding.matchesLike(text, pattern: pattern)
+        }
+    }
+
+    private static func contains(_ text: [UInt8], _ pattern: [UInt8]) -> Bool {
+        guard pattern.count <= text.count else { return false }
+        return (0...(text.count - pattern.count)).contains { text[$0..<($0 + pattern.count)].elementsEqual(pattern) }
+    }
+
+    /// Equality: nil equals only nil, objects by ID, values by their order.
+    private static func equal(_ lhs: Operand, _ rhs: Operand, options: StringComparisonOptions, name: String) throws
+        -> Bool
+    {
+        switch (lhs, rhs) {
+        case (.null, .null): return true
+        case (.null, _), (_, .null): return false
+        case (.object(let a), .object(let b)): return a == b
+        case (.value, .value): return try order(lhs, rhs, options: options, name: name) == 0
+        case (.list, _), (_, .list):
+            throw FetchError.invalidComparison("\(name) cannot be compared with a collection")
+        case (.object, .value(let value)), (.value(let value), .object):
+            throw FetchError.typeMismatch(keyPath: name, expected: "an object", found: value.kindName)
+        }
+    }
+
+    /// The order of two values (folded when they are text and options are given); nil when
+    /// either is nil.
+    private static func order(_ lhs: Operand, _ rhs: Operand, options: StringComparisonOptions, name: String)
+        throws -> Int?
+    {
+        switch (lhs, rhs) {
+        case (.null, _), (_, .null): return nil
+        case (.value(let a), .value(let b)):
+            let (left, right) = try unified(a, b, name: name)
+            if !options.isEmpty, let leftText = left.predicateText, let rightText = right.predicateText {
+                return ValueOrder.compare(.string(fold(leftText, options)), .string(fold(rightText, options)))
+            }
+            return ValueOrder.compare(left, right)
+        default:
+            throw FetchError.invalidComparison("\(name): objects and collections can only be tested for equality")
+        }
+    }
+
+    /// Both values in one family, a string coerced to a UUID or URI to meet the other.
+    private static func unified(_ a: AttributeValue, _ b: AttributeValue, name: String) throws
+        -> (AttributeValue, AttributeValue)
+    {
+        let familyA = ValueFamily(a)
+        let familyB = ValueFamily(b)
+        if familyA == familyB { return (a, b) }
+        if let coerced = familyA.coerced(b) { return (a, coerced) }
+        if let coerced = familyB.coerced(a) { return (coerced, b) }
+        throw FetchError.typeMismatch(keyPath: name, expected: a.kindName, found: b.kindName)
+    }
+
+    /// Both sides as folded text for the string operators; nil when either is nil.
+    private static func texts(_ lhs: Operand, _ rhs: Operand, comparison: PredicateComparison) throws
+        -> (String, String)?
+    {
+        switch (lhs, rhs) {
+        case (.null, _), (_, .null): return nil
+        case (.value(let a), .value(let b)):
+            if let textA = a.predicateText, let textB = b.predicateText {
+                return (fold(textA, comparison.options), fold(textB, comparison.options))
+            }
+            let found = a.predicateText == nil ? a : b
+            throw FetchError.typeMismatch(keyPath: comparison.lhs.description, expected: "a string", found: found.kindName)
+        default:
+            throw FetchError.invalidComparison("\(comparison.comparisonOperator.formatToken) needs strings in \(comparison)")
+        }
+    }
+
+    private static func fold(_ string: String, _ options: StringComparisonOptions) -> String {
+        StringFolding.fold(string, options: options)
+    }
+}

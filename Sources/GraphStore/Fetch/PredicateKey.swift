@@ -1,0 +1,159 @@
+// The Swift predicate API: a key path handle whose operators and methods build comparisons.
+// Invariant: `PredicateKey` is deliberately not Equatable, so `==` on it always builds a
+// predicate and never competes with Equatable's Bool-returning `==`.
+
+/// A key path in the Swift predicate API; compare it to get a ``Predicate``.
+///
+/// ```swift
+/// let predicate: Predicate = .key("price") < 5
+///     && .key("unit.name") == "kg"
+///     && .key("name").beginsWith("ap", options: [.caseInsensitive, .diacriticInsensitive])
+///     && .key("quantity").between(20, 35)
+///     && .key("sku").in(["A1", "B2"])
+///     && .key("notes") != nil
+///     && !(.key("listed") == false)
+/// ```
+public struct PredicateKey: Sendable {
+    /// The key path expression.
+    public let expression: PredicateExpression
+
+    /// A handle on the dotted key path `keyPath` (`"self"` is the object itself).
+    public init(_ keyPath: String) {
+        self.expression = .keyPath(keyPath)
+    }
+
+    private func compare(
+        _ comparisonOperator: ComparisonOperator, _ rhs: PredicateExpression, options: StringComparisonOptions = []
+    ) -> Predicate {
+        .compare(expression, comparisonOperator, rhs, options: options)
+    }
+
+    /// `key OPERATOR[options] value`, for any operator.
+    public func compare(
+        _ comparisonOperator: ComparisonOperator, _ value: some PredicateArgument,
+        options: StringComparisonOptions = []
+    ) -> Predicate {
+        compare(comparisonOperator, value.predicateExpression, options: options)
+    }
+
+    /// `key ==[options] value`: equality with string options, e.g. `name ==[c] "kg"`.
+    public func equals(_ value: some PredicateArgument, options: StringComparisonOptions) -> Predicate {
+        compare(.equalTo, value.predicateExpression, options: options)
+    }
+
+    /// `key BEGINSWITH[options] prefix`.
+    public func beginsWith(_ prefix: some PredicateArgument, options: StringComparisonOptions = []) -> Predicate {
+        compare(.beginsWith, prefix.predicateExpression, options: options)
+    }
+
+    /// `key ENDSWITH[options] suffix`.
+    public func endsWith(_ suffix: some PredicateArgument, options: StringComparisonOptions = []) -> Predicate {
+        compare(.endsWith, suffix.predicateExpression, options: options)
+    }
+
+    /// `key CONTAINS[options] substring`.
+    public func contains(_ substring: some PredicateArgument, options: StringComparisonOptions = []) -> Predicate {
+        compare(.contains, substring.predicateExpression, options: options)
+    }
+
+    /// `key LIKE[options] pattern`, where `*` matches any run of characters and `?` one character.
+    public func like(_ pattern: some PredicateArgument, options: StringComparisonOptions = []) -> Predicate {
+        compare(.like, pattern.predicateExpression, options: options)
+    }
+
+    /// `key BETWEEN {low, high}`: low ≤ key ≤ high.
+    public func between<Bound: PredicateArgument>(_ low: Bound, _ high: Bound) -> Predicate {
+        compare(.between, .aggregate([low.predicateExpression, high.predicateExpression]))
+    }
+
+    /// `key IN {values…}`: equal to one of `values`.
+    public func `in`<Values: Sequence>(_ values: Values, options: StringComparisonOptions = []) -> Predicate
+    where Values.Element: PredicateArgument {
+        compare(.in, .aggregate(values.map(\.predicateExpression)), options: options)
+    }
+
+    /// `key == value`.
+    public static func == (lhs: PredicateKey, rhs: some PredicateArgument) -> Predicate {
+        lhs.compare(.equalTo, rhs.predicateExpression)
+    }
+
+    /// `key != value` (true when the key is nil and the value is not).
+    public static func != (lhs: PredicateKey, rhs: some PredicateArgument) -> Predicate {
+        lhs.compare(.notEqualTo, rhs.predicateExpression)
+    }
+
+    /// `key < value`.
+    public static func < (lhs: PredicateKey, rhs: some PredicateArgument) -> Predicate {
+        lhs.compare(.lessThan, rhs.predicateExpression)
+    }
+
+    /// `key <= value`.
+    public static func <= (lhs: PredicateKey, rhs: some PredicateArgument) -> Predicate {
+        lhs.compare(.lessThanOrEqualTo, rhs.predicateExpression)
+    }
+
+    /// `key > value`.
+    public static func > (lhs: PredicateKey, rhs: some PredicateArgument) -> Predicate {
+        lhs.compare(.greaterThan, rhs.predicateExpression)
+    }
+
+    /// `key >= value`.
+    public static func >= (lhs: PredicateKey, rhs: some PredicateArgument) -> Predicate {
+        lhs.compare(.greaterThanOrEqualTo, rhs.predicateExpression)
+    }
+
+    /// `key == nil`.
+    public static func == (lhs: PredicateKey, _: _OptionalNilComparisonType) -> Predicate {
+        lhs.compare(.equalTo, .constant(.null))
+    }
+
+    /// `key != nil`.
+    public static func != (lhs: PredicateKey, _: _OptionalNilComparisonType) -> Predicate {
+        lhs.compare(.notEqualTo, .constant(.null))
+    }
+
+    /// `key == otherKey`.
+    public static func == (lhs: PredicateKey, rhs: PredicateKey) -> Predicate {
+        lhs.compare(.equalTo, rhs.expression)
+    }
+
+    /// `key != otherKey`.
+    public static func != (lhs: PredicateKey, rhs: PredicateKey) -> Predicate {
+        lhs.compare(.notEqualTo, rhs.expression)
+    }
+
+    /// `key < otherKey`.
+    public static func < (lhs: PredicateKey, rhs: PredicateKey) -> Predicate {
+        lhs.compare(.lessThan, rhs.expression)
+    }
+
+    /// `key <= otherKey`.
+    public static func <= (lhs: PredicateKey, rhs: PredicateKey) -> Predicate {
+        lhs.compare(.lessThanOrEqualTo, rhs.expression)
+    }
+
+    /// `key > otherKey`.
+    public static func > (lhs: PredicateKey, rhs: PredicateKey) -> Predicate {
+        lhs.compare(.greaterThan, rhs.expression)
+    }
+
+    /// `key >= otherKey`.
+    public static func >= (lhs: PredicateKey, rhs: PredicateKey) -> Predicate {
+        lhs.compare(.greaterThanOrEqualTo, rhs.expression)
+    }
+}
+
+extension Predicate {
+    /// A key path to compare: `.key("price") < 5`, `.key("unit.name") == "kg"`.
+    public static func key(_ keyPath: String) -> PredicateKey {
+        PredicateKey(keyPath)
+    }
+}
+
+extension PredicateKey {
+    /// A key path to compare, where the context expects a ``PredicateKey`` (the left operand of
+    /// `==`, `<`, …): `.key("price") < 5`.
+    public static func key(_ keyPath: String) -> PredicateKey {
+        PredicateKey(keyPath)
+    }
+}

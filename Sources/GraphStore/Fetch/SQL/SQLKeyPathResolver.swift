@@ -1,0 +1,88 @@
+// Resolves key paths of a fetch against the model and plans the joins they need.
+// Invariants: alias t0 is the fetched entity's root table; each to-one hop prefix gets one
+// `LEFT JOIN` (so rows are never dropped or multiplied, and a nil hop yields NULL values),
+// numbered t1, t2, … in the order key paths are first resolved; joins are on primary keys.
+
+/// What a key path names, as SQL over the aliases of a fetch query.
+enum ResolvedKeyPath {
+    /// An attribute stored in `column` (`t1."name"`).
+    case attribute(Attribute, column: String)
+    /// An object of `entity` (or a sub-entity), identified by the primary key in `column`
+    /// (a to-one relationship's foreign key, or `t0.pk` for `self`).
+    case object(Entity, column: String)
+}
+
+/// Resolves dotted key paths from one entity, collecting the joins they need.
+struct SQLKeyPathResolver {
+    /// One `LEFT JOIN` of a to-one relationship's destination table.
+    struct Join {
+        /// The key path prefix that ends at the relationship (`unit`, `unit.owner`).
+        let path: String
+        /// `LEFT JOIN "Unit" t1 ON t1.pk = t0."unit"`.
+        let sql: String
+    }
+
+    /// The alias of the fetched entity's table.
+    static let rootAlias = "t0"
+
+    let model: ObjectModel
+    /// The fetched entity.
+    let entity: Entity
+    /// The joins needed so far, in order.
+    private(set) var joins: [Join] = []
+
+    init(model: ObjectModel, entity: Entity) {
+        self.model = model
+        self.entity = entity
+    }
+
+    /// Resolves `path` (`name`, `unit.name`, `unit`, `self`), adding the joins it needs.
+    ///
+    /// - Throws: ``FetchError`` for unknown keys, a to-many or transient relationship on the way
+    ///   or at the end, or an attribute followed by more keys.
+    mutating func resolve(_ path: String) throws -> ResolvedKeyPath {
+        if path == PredicateExpression.selfKeyPath { return .object(entity, column: "\(Self.rootAlias).pk") }
+        let keys = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        var current = entity
+        var alias = Self.rootAlias
+        for (index, key) in keys.enumerated() {
+            let isLast = index == keys.count - 1
+            if isLast, let attribute = current.attribute(named: key) {
+                guard !attribute.isTransient else {
+                    throw FetchError.unsupportedKeyPath(
+                        entity: entity.name, keyPath: path, reason: "\"\(key)\" is transient and not stored")
+                }
+                return .attribute(attribute, column: "\(alias).\(quote(attribute.columnName))")
+            }
+            guard let relationship = current.relationship(named: key) else {
+                throw FetchError.unknownKeyPath(entity: entity.name, keyPath: path)
+            }
+            let destination = model.destination(of: relationship)
+            switch relationship.storage {
+            case .foreignKey(let column) where isLast:
+                return .object(destination, column: "\(alias).\(quote(column))")
+            case .foreignKey(let column):
+                alias = join(path: keys[...index].joined(separator: "."), destination: destination, on: "\(alias).\(quote(column))")
+                current = destination
+            case .inverseForeignKey, .joinTable:
+                throw FetchError.toManyKeyPath(entity: entity.name, keyPath: path, relationship: key)
+            case .transient:
+                throw FetchError.unsupportedKeyPath(
+                    entity: entity.name, keyPath: path, reason: "\"\(key)\" is transient and not stored")
+            }
+        }
+        throw FetchError.unknownKeyPath(entity: entity.name, keyPath: path)
+    }
+
+    /// The alias of the join for `path`, adding the join when it is new.
+    private mutating func join(path: String, destination: Entity, on foreignKey: String) -> String {
+        if let index = joins.firstIndex(where: { $0.path == path }) { return "t\(index + 1)" }
+        let alias = "t\(joins.count + 1)"
+        joins.append(Join(path: path, sql: "LEFT JOIN \(quote(destination.tableName)) \(alias) ON \(alias).pk = \(foreignKey)"))
+        return alias
+    }
+
+    private func quote(_ identifier: String) -> String {
+        SQLiteIdentifier.quote(identifier)
+    }
+}

@@ -1,0 +1,38 @@
+// Loads a model from a path, choosing the format from the name: an Xcode model
+// (`.xcdatamodeld`, `.xcdatamodel`, or its `contents` file) or a model file (`.json`, `.yaml`, `.yml`).
+import Foundation
+
+/// Loads models from files.
+///
+/// ```swift
+/// let model = try ModelLoader.load(from: "SeedData/GroceryDude/Model.xcdatamodeld")
+/// ```
+public enum ModelLoader {
+    /// Loads and validates the model at `path`.
+    ///
+    /// - Throws: ``ModelError`` naming the file and every problem found.
+    public static func load(from path: String) throws -> ObjectModel {
+        let url = URL(fileURLWithPath: path)
+        let name = url.lastPathComponent
+        switch url.pathExtension.lowercased() {
+        case "xcdatamodeld", "xcdatamodel":
+            return try XcodeModelReader.readModel(at: url)
+        case "json", "yaml", "yml":
+            let text: String
+            do {
+                text = try String(contentsOf: url, encoding: .utf8)
+            } catch {
+                throw ModelError(source: path, problems: [ModelProblem(message: "cannot read the file: \(error.localizedDescription)")])
+            }
+            let syntax: ModelFile.Syntax = url.pathExtension.lowercased() == "json" ? .json : .yaml
+            return try ModelFile.parse(text, syntax: syntax, source: path).objectModel(source: path)
+        default:
+            if name == "contents" {
+                return try XcodeModelReader.readModel(at: url)
+            }
+            throw ModelError(
+                source: path,
+                problems: [ModelProblem(message: "unknown model format (expected .xcdatamodeld, .xcdatamodel, contents, .json, .yaml or .yml)")])
+        }
+    }
+}

@@ -1,0 +1,234 @@
+// A SQLite-backed store for one model: creation from the model, compatibility checks on open,
+// metadata, and connections for contexts.
+// Invariants: opening with an incompatible model never writes to the file (metadata is read on a
+// read-only connection first); a new store is created in one transaction (schema + metadata);
+// an in-memory store lives as long as this object (it holds an anchor connection).
+import Foundation
+import Synchronization
+
+/// A store: one SQLite file (or in-memory database) laid out for an ``ObjectModel``.
+///
+/// ```swift
+/// let store = try PersistentStore.open(at: "Catalog.sqlite", model: model)   // creates or checks
+/// let existing = try PersistentStore.open(at: "Catalog.sqlite")             // uses the stored model
+/// let metadata = try PersistentStore.metadata(at: "Catalog.sqlite")         // no stack needed
+/// ```
+public final class PersistentStore: Sendable {
+    /// Where the store lives.
+    public let location: StoreLocation
+    /// The store's model.
+    public let model: ObjectModel
+    /// Whether the store refuses writes.
+    public let isReadOnly: Bool
+    /// The options it was opened with.
+    public let options: StoreOptions
+    /// The store's UUID (from its metadata); object IDs carry it.
+    public let identifier: UUID
+    /// Delivers the change set of every save made through contexts on this store.
+    public let saves = ChangeSetBroadcaster()
+    /// Keeps an in-memory database alive; unused for files.
+    private let anchor: Mutex<SQLiteConnection?>
+
+    private init(
+        location: StoreLocation, identifier: UUID, model: ObjectModel, options: StoreOptions, anchor: sending SQLiteConnection?
+    ) {
+        self.location = location
+        self.identifier = identifier
+        self.model = model
+        self.isReadOnly = options.readOnly
+        self.options = options
+        self.anchor = Mutex(anchor)
+    }
+
+    /// Opens the store at `path`, creating it from `model` when there is none.
+    ///
+    /// With a `model`, the store's schema must match it (else ``StoreError/Kind/incompatibleModel(_:)``
+    /// naming each difference, with the file untouched); without one, the store's embedded model is used.
+    public static func open(at path: String, model: ObjectModel? = nil, options: StoreOptions = StoreOptions()) throws
+        -> PersistentStore
+    {
+        if FileManager.default.fileExists(atPath: path) {
+            return try openExisting(at: path, model: model, options: options)
+        }
+        guard options.createIfMissing, !options.readOnly else { throw StoreError(.fileNotFound, path: path) }
+        guard let model else { throw StoreError(.missingModel, path: path) }
+        return try create(at: path, model: model, options: options)
+    }
+
+    /// Opens the store at `url`; see ``open(at:model:options:)-(String,_,_)``.
+    public static func open(at url: URL, model: ObjectModel? = nil, options: StoreOptions = StoreOptions()) throws
+        -> PersistentStore
+    {
+        try open(at: url.path, model: model, options: options)
+    }
+
+    /// A new, empty in-memory store for `model` (for tests and scratch work).
+    public static func inMemory(model: ObjectModel, options: StoreOptions = StoreOptions()) throws -> PersistentStore {
+        let name = "seedkit-" + UUID().uuidString
+        let location = StoreLocation.memory(name)
+        let anchor = try sqlite(location.description) { try SQLiteConnection.inMemory(name: name) }
+        let identifier = options.storeUUID ?? UUID()
+        try initialize(anchor, model: model, storeUUID: identifier, options: options, path: location.description)
+        var memoryOptions = options
+        memoryOptions.writeAheadLog = false
+        return PersistentStore(
+            location: location, identifier: identifier, model: model, options: memoryOptions, anchor: anchor)
+    }
+
+    /// The metadata of the store at `path`, read without opening a stack or checking a model.
+    public static func metadata(at path: String) throws -> StoreMetadata {
+        guard FileManager.default.fileExists(atPath: path) else { throw StoreError(.fileNotFound, path: path) }
+        let connection = try sqlite(path) { try SQLiteConnection(path: path, mode: .readOnly) }
+        defer { connection.close() }
+        return try readMetadata(on: connection, path: path)
+    }
+
+    /// A stream of the change sets of every save made on this store from now on.
+    public func changeSets() -> AsyncStream<ChangeSet> {
+        saves.changeSets()
+    }
+
+    /// The store's current metadata.
+    public func metadata() throws -> StoreMetadata {
+        let connection = try makeConnection()
+        return try Self.readMetadata(on: connection, path: location.description)
+    }
+
+    /// Sets (or, with nil, removes) metadata keys in one transaction.
+    public func setMetadata(_ values: [String: String?]) throws {
+        guard !isReadOnly else { throw StoreError(.readOnly, path: location.description) }
+        let connection = try makeConnection()
+        try Self.sqlite(location.description) {
+            try connection.transaction(.immediate) { try MetadataTable.write(values, on: connection) }
+        }
+    }
+
+    /// Builds the secondary indexes a store created with ``StoreOptions/deferIndexes`` left out.
+    public func createIndexes() throws {
+        guard !isReadOnly else { throw StoreError(.readOnly, path: location.description) }
+        let connection = try makeConnection()
+        try Self.sqlite(location.description) {
+            try connection.transaction(.immediate) {
+                for statement in StoreSchema(model: model).indexStatements {
+                    try connection.execute(statement)
+                }
+                try MetadataTable.write([StoreMetadata.Key.indexesPending: nil], on: connection)
+            }
+        }
+    }
+
+    /// A new connection to the store, configured for use by one context.
+    public func makeConnection() throws -> SQLiteConnection {
+        let path = location.description
+        let connection = try Self.sqlite(path) { () throws -> SQLiteConnection in
+            switch location {
+            case .file(let file):
+                return try SQLiteConnection(path: file, mode: isReadOnly ? .readOnly : .readWrite)
+            case .memory(let name):
+                return try SQLiteConnection.inMemory(name: name)
+            }
+        }
+        connection.busyTimeout = options.busyTimeout
+        return connection
+    }
+
+    // MARK: - Opening and creating
+
+    private static func openExisting(at path: String, model: ObjectModel?, options: StoreOptions) throws
+        -> PersistentStore
+    {
+        let reader = try sqlite(path) { try SQLiteConnection(path: path, mode: .readOnly) }
+        let metadata = try readMetadata(on: reader, path: path)
+        reader.close()
+        let storedModel = Result { try metadata.model(source: path) }
+        if let model, model.versionHash != metadata.modelHash {
+            let differences = (try? storedModel.get()).map { ModelDifference.between($0, model) } ?? []
+            throw StoreError(.incompatibleModel(differences.isEmpty ? ["model hash differs"] : differences), path: path)
+        }
+        do {
+            let identifier = metadata.storeUUID.flatMap(UUID.init(uuidString:)) ?? UUID()
+            return try finishOpening(at: path, identifier: identifier, model: model ?? storedModel.get(), options: options)
+        } catch let error as ModelError {
+            throw StoreError(.unreadableModel(error.description), path: path)
+        }
+    }
+
+    private static func finishOpening(at path: String, identifier: UUID, model: ObjectModel, options: StoreOptions) throws
+        -> PersistentStore
+    {
+        if !options.readOnly && options.writeAheadLog {
+            let connection = try sqlite(path) { try SQLiteConnection(path: path, mode: .readWrite) }
+            connection.busyTimeout = options.busyTimeout
+            _ = try sqlite(path) { try connection.setJournalMode("WAL") }
+            connection.close()
+        }
+        return PersistentStore(location: .file(path), identifier: identifier, model: model, options: options, anchor: nil)
+    }
+
+    private static func create(at path: String, model: ObjectModel, options: StoreOptions) throws -> PersistentStore {
+        let identifier = options.storeUUID ?? UUID()
+        do {
+            let connection = try sqlite(path) { try SQLiteConnection(path: path, mode: .readWriteCreate) }
+            defer { connection.close() }
+            try initialize(connection, model: model, storeUUID: identifier, options: options, path: path)
+            if options.writeAheadLog {
+                _ = try sqlite(path) { try connection.setJournalMode("WAL") }
+            }
+        } catch {
+            try? FileManager.default.removeItem(atPath: path)
+            throw error
+        }
+        return PersistentStore(location: .file(path), identifier: identifier, model: model, options: options, anchor: nil)
+    }
+
+    /// Creates the schema and writes the initial metadata in one transaction.
+    private static func initialize(
+        _ connection: SQLiteConnection, model: ObjectModel, storeUUID: UUID, options: StoreOptions, path: String
+    ) throws {
+        let schema = StoreSchema(model: model)
+        var metadata = try StoreMetadata.initial(for: model, storeUUID: storeUUID)
+        if options.deferIndexes { metadata[StoreMetadata.Key.indexesPending] = "1" }
+        try sqlite(path) {
+            try connection.transaction(.exclusive) {
+                for statement in schema.tableStatements {
+                    try connection.execute(statement)
+                }
+                let insert = try connection.prepare("INSERT INTO seedkit_entity(id, name, parent) VALUES (?, ?, ?)")
+                for row in schema.entityRows {
+                    insert.bind(row.id, at: 1)
+                    insert.bind(text: row.name, at: 2)
+                    if let parent = row.parent { insert.bind(parent, at: 3) } else { insert.bindNull(at: 3) }
+                    try insert.execute()
+                }
+                if !options.deferIndexes {
+                    for statement in schema.indexStatements {
+                        try connection.execute(statement)
+                    }
+                }
+                try MetadataTable.write(metadata.values, on: connection)
+            }
+        }
+    }
+
+    private static func readMetadata(on connection: SQLiteConnection, path: String) throws -> StoreMetadata {
+        let metadata: StoreMetadata
+        do {
+            metadata = try MetadataTable.read(on: connection, path: path)
+        } catch let error as SQLiteError {
+            throw error.isNotADatabase ? StoreError(.notAStore, path: path) : StoreError(.sqlite(error), path: path)
+        }
+        if let version = metadata.formatVersion, version != StoreMetadata.currentFormatVersion {
+            throw StoreError(.unsupportedFormat(version), path: path)
+        }
+        return metadata
+    }
+
+    /// Runs `body`, turning SQLite errors into ``StoreError``s about `path`.
+    static func sqlite<T>(_ path: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as SQLiteError {
+            throw StoreError(.sqlite(error), path: path)
+        }
+    }
+}

@@ -1,0 +1,58 @@
+// Errors opening, creating or reading a store, each naming the store and what is wrong.
+
+/// Why a store could not be opened, created or read.
+///
+/// ```swift
+/// do { _ = try PersistentStore.open(at: url, model: model) }
+/// catch let error as StoreError { print(error) }   // "App.sqlite: incompatible model: Item.price: …"
+/// ```
+public struct StoreError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong.
+    public enum Kind: Sendable, Equatable {
+        /// No file at the path, and creating one was not allowed.
+        case fileNotFound
+        /// The file is not a SeedKit store (no metadata table, or not SQLite).
+        case notAStore
+        /// The store was written by a newer format version.
+        case unsupportedFormat(String)
+        /// The model given differs from the store's; each line names a difference.
+        case incompatibleModel([String])
+        /// A new store needs a model.
+        case missingModel
+        /// The store's embedded model could not be read.
+        case unreadableModel(String)
+        /// A write was attempted on a read-only store.
+        case readOnly
+        /// SQLite reported an error.
+        case sqlite(SQLiteError)
+    }
+
+    /// What went wrong.
+    public var kind: Kind
+    /// The store's path (or in-memory name).
+    public var path: String
+
+    /// An error of `kind` about the store at `path`.
+    public init(_ kind: Kind, path: String) {
+        self.kind = kind
+        self.path = path
+    }
+
+    /// One line: the store and the reason.
+    public var description: String {
+        let reason: String
+        switch kind {
+        case .fileNotFound: reason = "no store at this path"
+        case .notAStore: reason = "not a SeedKit store"
+        case .unsupportedFormat(let version): reason = "store format \(version) is newer than this SeedKit supports"
+        case .incompatibleModel(let differences):
+            reason = "incompatible model: " + differences.prefix(10).joined(separator: "; ")
+                + (differences.count > 10 ? "; … (\(differences.count) differences)" : "")
+        case .missingModel: reason = "a new store needs a model"
+        case .unreadableModel(let message): reason = "the store's model cannot be read: \(message)"
+        case .readOnly: reason = "the store is open read-only"
+        case .sqlite(let error): reason = error.description
+        }
+        return "\(path): \(reason)"
+    }
+}

@@ -1,0 +1,123 @@
+// CSVReader: RFC 4180 CSV and TSV records, streamed from a chunked input.
+//
+// Each row becomes one record: a `.row` node followed by one `.field` leaf per column, the
+// unquoted field bytes appended to the record's byte buffer. The header (when present) is
+// read when the reader opens, so `resolve` can turn column names into indexes before the
+// first record. Invariants: a returned row has exactly the header's (or the first row's)
+// field count unless ragged rows are allowed; every field is valid UTF-8; blank lines are
+// skipped; line numbers count CRLF, LF and lone CR line ends, also inside quoted fields.
+
+/// Reads CSV or TSV rows as records.
+///
+/// ```swift
+/// var reader = try CSVReader(.file("items.csv"), options: ReaderOptions(csv: CSVOptions()))
+/// let price = try reader.resolve(FieldPath(parsing: "price"))
+/// while let row = try reader.next() { print(row[price]?.string ?? "") }
+/// ```
+public struct CSVReader: RecordReader {
+    var input: ByteInput
+    var builder = RecordBuilder()
+    var lines = LineTracker()
+    let dialect: CSVOptions
+    let limits: ReaderLimits
+    /// Bytes that end an unquoted field: delimiter, quote, CR, LF.
+    let unquotedStops: ByteTable
+    /// Bytes that interrupt a quoted field: quote, CR, LF.
+    let quotedStops: ByteTable
+    /// The field count every row must have (header's, or the first row's).
+    var expectedFieldCount: Int?
+    var columns: CSVColumns?
+    var isFinished = false
+    /// Records returned so far.
+    public private(set) var recordsRead = 0
+
+    /// The header's column names (empty without a header).
+    public var columnNames: [String] { columns?.names ?? [] }
+    /// Bytes consumed so far.
+    public var bytesConsumed: Int { input.offset }
+    /// The input's name.
+    public var fileName: String { input.name }
+
+    /// Opens `source` with the dialect `options.csv` (default RFC 4180 CSV) and reads the
+    /// header row when the dialect has one.
+    public init(_ source: InputSource, options: ReaderOptions = ReaderOptions()) throws(RecordReaderError) {
+        let dialect = options.csv ?? CSVOptions()
+        try CSVReader.validate(dialect, file: source.name)
+        input = try ByteInput(source, chunkSize: options.chunkSize)
+        self.dialect = dialect
+        limits = options.limits
+        let cr = UInt8(ascii: "\r")
+        let lf = UInt8(ascii: "\n")
+        let quote = dialect.quote.map { [$0] } ?? []
+        unquotedStops = ByteTable(marking: [dialect.delimiter, cr, lf] + quote)
+        quotedStops = ByteTable(marking: [cr, lf] + quote)
+        try skipByteOrderMark()
+        if dialect.hasHeader { try readHeader() }
+    }
+
+    private static func validate(_ options: CSVOptions, file: String) throws(RecordReaderError) {
+        let forbidden: Set<UInt8> = [UInt8(ascii: "\r"), UInt8(ascii: "\n")]
+        guard options.delimiter < 0x80, !forbidden.contains(options.delimiter) else {
+            throw RecordReaderError(.configuration, "the delimiter must be ASCII, not CR or LF", file: file)
+        }
+        if let quote = options.quote {
+            guard quote < 0x80, !forbidden.contains(quote), quote != options.delimiter else {
+                throw RecordReaderError(
+                    .configuration, "the quote must be ASCII, not CR, LF or the delimiter", file: file)
+            }
+        }
+    }
+
+    private mutating func skipByteOrderMark() throws(RecordReaderError) {
+        guard try input.ensure(3) else { return }
+        let base = input.base + input.position
+        if base[0] == 0xEF, base[1] == 0xBB, base[2] == 0xBF {
+            input.position += 3
+            lines.lineStart = 3
+        }
+    }
+
+    private mutating func readHeader() throws(RecordReaderError) {
+        guard try readRow(recordNumber: 0) else {
+            columns = CSVColumns(names: [])
+            return
+        }
+        let storage = builder.finish(context: RecordContext(file: input.name, recordNumber: 0))
+        let names = Record(storage: storage).fields.map(\.string)
+        columns = CSVColumns(names: names)
+        expectedFieldCount = names.count
+    }
+
+    /// The next row, or `nil` at the end of the input.
+    public mutating func next() throws(RecordReaderError) -> Record? {
+        guard !isFinished else { return nil }
+        do {
+            guard try readRow(recordNumber: recordsRead + 1) else {
+                isFinished = true
+                return nil
+            }
+        } catch {
+            isFinished = true
+            builder.reset()
+            throw error
+        }
+        recordsRead += 1
+        let context = RecordContext(file: input.name, recordNumber: recordsRead, columns: columns)
+        return Record(storage: builder.finish(context: context))
+    }
+
+    /// Resolves a header name (the whole path text) to its column index.
+    public func resolve(_ path: FieldPath) throws(RecordReaderError) -> FieldPath {
+        if path.columnIndex != nil { return path }
+        guard let columns, !columns.names.isEmpty else {
+            throw RecordReaderError(
+                .configuration, "no header row: name columns as #1, #2, … (not \"\(path.text)\")",
+                file: input.name)
+        }
+        guard let index = columns.index(of: path.text) else {
+            throw RecordReaderError(
+                .configuration, "no column named \"\(path.text)\" in the header", file: input.name)
+        }
+        return FieldPath(text: path.text, steps: [.column(index)])
+    }
+}

@@ -1,0 +1,234 @@
+// CSVRowScanner: the hot loop of CSVReader — scans one row into the record builder.
+//
+// Unquoted fields are copied span by span between stop bytes (delimiter, quote, CR, LF)
+// found through a lookup table; quoted fields are copied between quotes, a doubled quote
+// becoming one. A field or row may cross any number of chunk boundaries: spans are appended
+// as they are found and scanning resumes after a refill. Errors point at the offending byte
+// (quote in an unquoted field, text after a closing quote), the opening quote (unterminated
+// quote), the first extra field or the row's end (field count), the field (size, UTF-8).
+
+private let carriageReturn = UInt8(ascii: "\r")
+private let lineFeed = UInt8(ascii: "\n")
+
+extension CSVReader {
+    /// Reads the next non-blank row into `builder`; `false` at the end of the input.
+    mutating func readRow(recordNumber: Int) throws(RecordReaderError) -> Bool {
+        while true {
+            guard let byte = try input.peek() else { return false }
+            guard byte == lineFeed || byte == carriageReturn else { break }
+            try consumeLineEnd()
+        }
+        let rowOffset = input.offset
+        builder.appendNode(
+            Node(
+                kind: .row, line: Int32(lines.line), column: Int32(lines.column(of: rowOffset)),
+                offset: rowOffset), isLeaf: false)
+        var end = (line: 0, column: 0, offset: 0)
+        while true {
+            let terminator = try readField(recordNumber: recordNumber)
+            if builder.nodes.count > limits.maxValuesPerRecord {
+                throw error(
+                    .limit, "more than \(limits.maxValuesPerRecord) fields in a row", at: builder.nodes[0],
+                    recordNumber: recordNumber)
+            }
+            if terminator == dialect.delimiter {
+                input.position += 1
+                continue
+            }
+            end = (lines.line, lines.column(of: input.offset), input.offset)
+            if terminator != nil { try consumeLineEnd() }
+            break
+        }
+        builder.close(0)
+        try checkFieldCount(recordNumber: recordNumber, end: end)
+        try checkUTF8(recordNumber: recordNumber)
+        return true
+    }
+
+    /// Consumes one line end (CRLF, LF or CR) at the current position.
+    private mutating func consumeLineEnd() throws(RecordReaderError) {
+        let byte = input.base[input.position]
+        input.position += 1
+        if byte == carriageReturn, try input.peek() == lineFeed { input.position += 1 }
+        lines.newLine(at: input.offset)
+    }
+
+    /// Reads one field; returns the byte that ends it (not consumed), or `nil` at the end.
+    private mutating func readField(recordNumber: Int) throws(RecordReaderError) -> UInt8? {
+        let fieldOffset = input.offset
+        let line = lines.line
+        let column = lines.column(of: fieldOffset)
+        let valueStart = builder.byteCount
+        var flags: UInt8 = 0
+        let terminator: UInt8?
+        let sizes = SizeCheck(
+            field: Node(
+                kind: .field, line: Int32(truncatingIfNeeded: line),
+                column: Int32(truncatingIfNeeded: column), offset: fieldOffset),
+            fieldStart: valueStart, recordNumber: recordNumber)
+        if let quote = dialect.quote, try input.peek() == quote {
+            flags = Node.quotedFlag
+            terminator = try scanQuoted(quote: quote, sizes: sizes)
+        } else {
+            terminator = try scanUnquoted(sizes: sizes)
+        }
+        builder.appendNode(
+            Node(
+                kind: .field, flags: flags, valueStart: Int32(truncatingIfNeeded: valueStart),
+                valueCount: Int32(truncatingIfNeeded: builder.byteCount - valueStart),
+                line: Int32(truncatingIfNeeded: line), column: Int32(truncatingIfNeeded: column),
+                offset: fieldOffset))
+        return terminator
+    }
+
+    /// Where the current field started, for size-limit errors.
+    private struct SizeCheck {
+        let field: Node
+        let fieldStart: Int
+        let recordNumber: Int
+    }
+
+    @inline(__always)
+    private func checkSizes(_ sizes: SizeCheck) throws(RecordReaderError) {
+        let total = builder.byteCount
+        if total - sizes.fieldStart > limits.maxFieldSize {
+            throw error(
+                .limit, "field longer than \(limits.maxFieldSize) bytes", at: sizes.field,
+                recordNumber: sizes.recordNumber)
+        }
+        if total > limits.maxRecordSize {
+            throw error(
+                .limit, "row longer than \(limits.maxRecordSize) bytes", at: builder.nodes[0],
+                recordNumber: sizes.recordNumber)
+        }
+    }
+
+    private mutating func scanUnquoted(sizes: SizeCheck) throws(RecordReaderError) -> UInt8? {
+        let stops = unquotedStops.pointer
+        while true {
+            let base = input.base
+            let limit = input.limit
+            let start = input.position
+            var cursor = start
+            while cursor < limit, stops[Int(base[cursor])] == 0 { cursor &+= 1 }
+            if cursor > start {
+                builder.append(base + start, count: cursor - start)
+                input.position = cursor
+                try checkSizes(sizes)
+            }
+            if cursor < limit {
+                let byte = base[cursor]
+                if byte == dialect.quote {
+                    throw error(
+                        .syntax, "quote in unquoted field", offset: input.offset,
+                        recordNumber: sizes.recordNumber)
+                }
+                return byte
+            }
+            if !(try input.refill()) { return nil }
+        }
+    }
+
+    private mutating func scanQuoted(quote: UInt8, sizes: SizeCheck) throws(RecordReaderError) -> UInt8? {
+        let open = (line: lines.line, column: lines.column(of: input.offset), offset: input.offset)
+        input.position += 1
+        let stops = quotedStops.pointer
+        while true {
+            let base = input.base
+            let limit = input.limit
+            let start = input.position
+            var cursor = start
+            while cursor < limit, stops[Int(base[cursor])] == 0 { cursor &+= 1 }
+            if cursor > start {
+                builder.append(base + start, count: cursor - start)
+                input.position = cursor
+                try checkSizes(sizes)
+            }
+            guard cursor < limit else {
+                if try input.refill() { continue }
+                throw RecordReaderError(
+                    .syntax, "unterminated quoted field", file: input.name, line: open.line,
+                    column: open.column, byteOffset: open.offset, recordNumber: sizes.recordNumber)
+            }
+            let byte = base[cursor]
+            input.position += 1
+            if byte == quote {
+                guard let after = try input.peek() else { return nil }
+                if after == quote {
+                    builder.append(quote)
+                    input.position += 1
+                    continue
+                }
+                if after == dialect.delimiter || after == carriageReturn || after == lineFeed {
+                    return after
+                }
+                throw error(
+                    .syntax, "text after closing quote", offset: input.offset,
+                    recordNumber: sizes.recordNumber)
+            }
+            builder.append(byte)  // a line end inside quotes is data
+            if byte == carriageReturn, try input.peek() == lineFeed {
+                builder.append(lineFeed)
+                input.position += 1
+            }
+            lines.newLine(at: input.offset)
+        }
+    }
+
+    private mutating func checkFieldCount(
+        recordNumber: Int, end: (line: Int, column: Int, offset: Int)
+    ) throws(RecordReaderError) {
+        let count = builder.nodes.count - 1
+        guard let expected = expectedFieldCount else {
+            expectedFieldCount = count
+            return
+        }
+        guard count != expected, !dialect.allowRagged else { return }
+        if count > expected {
+            let extra = builder.nodes[expected + 1]
+            throw RecordReaderError(
+                .structure, "too many fields: \(count), expected \(expected)", file: input.name,
+                line: Int(extra.line), column: Int(extra.column), byteOffset: extra.offset,
+                recordNumber: recordNumber)
+        }
+        throw RecordReaderError(
+            .structure, "too few fields: \(count), expected \(expected)", file: input.name,
+            line: end.line, column: end.column, byteOffset: end.offset, recordNumber: recordNumber)
+    }
+
+    /// Rejects a row with ill-formed UTF-8, pointing at the bad byte (exact in unquoted fields,
+    /// the field's start in quoted ones).
+    private func checkUTF8(recordNumber: Int) throws(RecordReaderError) {
+        guard
+            let bad = builder.bytes.withUnsafeBufferPointer({
+                UTF8Validation.firstInvalidIndex(in: $0)
+            })
+        else { return }
+        for field in builder.nodes.dropFirst()
+        where Int(field.valueStart) + Int(field.valueCount) > bad {
+            let shift = field.flags & Node.quotedFlag == 0 ? bad - Int(field.valueStart) : 0
+            throw RecordReaderError(
+                .encoding, "invalid UTF-8", file: input.name, line: Int(field.line),
+                column: Int(field.column) + shift, byteOffset: field.offset + shift,
+                recordNumber: recordNumber)
+        }
+    }
+
+    /// An error at `offset` on the current line.
+    private func error(
+        _ kind: RecordReaderError.Kind, _ reason: String, offset: Int, recordNumber: Int
+    ) -> RecordReaderError {
+        RecordReaderError(
+            kind, reason, file: input.name, line: lines.line, column: lines.column(of: offset),
+            byteOffset: offset, recordNumber: recordNumber)
+    }
+
+    /// An error at the start of `node` (a row or field).
+    private func error(
+        _ kind: RecordReaderError.Kind, _ reason: String, at node: Node, recordNumber: Int
+    ) -> RecordReaderError {
+        RecordReaderError(
+            kind, reason, file: input.name, line: Int(node.line), column: Int(node.column),
+            byteOffset: node.offset, recordNumber: recordNumber)
+    }
+}

@@ -1,0 +1,252 @@
+// JSONReader: records selected from one JSON document by a records path.
+//
+// The reader walks the document with an explicit stack of the containers that lie on the
+// records path; anything off the path is parsed only to validate it, and each selected
+// value is parsed into one record. Invariants: at most one record's values are held at a
+// time; the containers on the path are bounded by the depth limit; a records path that
+// reaches no container in a well-formed document is an error (a likely typo), while an
+// empty selected array, or a missing last key, gives zero records.
+
+/// Reads the records of a JSON document.
+///
+/// ```swift
+/// var reader = try JSONReader(.file("catalog.json"), options: ReaderOptions(records: "items[*]"))
+/// while let item = try reader.next() { print(item.position.path) }   // items[0], items[1], …
+/// ```
+public struct JSONReader: RecordReader {
+    private var parser: JSONParser
+    private let path: JSONRecordPath
+    private var containers: [Container] = []
+    private var phase = Phase.start
+    private var pathReached = false
+    /// Records returned so far.
+    public private(set) var recordsRead = 0
+    /// Bytes consumed so far.
+    public var bytesConsumed: Int { parser.input.offset }
+    /// The input's name.
+    public var fileName: String { parser.input.name }
+
+    /// An open container on the records path.
+    private struct Container {
+        var isObject: Bool
+        /// Path steps matched to reach this container.
+        var level: Int
+        /// Its elements are records (a selected array).
+        var holdsRecords: Bool
+        /// The index of the current element (arrays).
+        var index = -1
+        /// The container's own path (`data.rows`), for record positions.
+        var path: String
+    }
+
+    /// Where the walk stands between calls to `next`.
+    private enum Phase {
+        case start
+        /// A value comes next; `level` is how much of the path it matches (`nil`: off the path).
+        case value(level: Int?, path: PathSegment)
+        case firstInContainer
+        case afterValue
+        case done
+    }
+
+    /// How a value is reached from its container, for its path string.
+    private enum PathSegment {
+        case root
+        case key(Int)  // the records-path step whose key it is
+        case index(Int)
+    }
+
+    /// Opens `source`; `options.records` selects the records (see `ReaderOptions.records`).
+    public init(_ source: InputSource, options: ReaderOptions = ReaderOptions()) throws(RecordReaderError) {
+        do {
+            path = try JSONRecordPath(options.records)
+        } catch {
+            throw RecordReaderError(.configuration, error.description, file: source.name)
+        }
+        parser = try JSONParser(source, options: options)
+    }
+
+    /// The next record, or `nil` at the end of the document.
+    public mutating func next() throws(RecordReaderError) -> Record? {
+        do {
+            return try advance()
+        } catch {
+            phase = .done
+            throw error
+        }
+    }
+
+    private mutating func advance() throws(RecordReaderError) -> Record? {
+        while true {
+            parser.recordNumber = recordsRead + 1
+            switch phase {
+            case .done:
+                return nil
+            case .start:
+                try parser.skipByteOrderMark()
+                guard try parser.skipWhitespace() != nil else {
+                    throw parser.errorHere(.syntax, "empty document")
+                }
+                phase = .value(level: 0, path: .root)
+            case .value(let level, let segment):
+                phase = .afterValue
+                if let record = try visitValue(level: level, segment: segment) { return record }
+            case .firstInContainer:
+                try enterFirstChild()
+            case .afterValue:
+                guard try moveToNextChild() else {
+                    phase = .done
+                    return nil
+                }
+            }
+        }
+    }
+
+    /// Parses, enters or skips the value at the current position.
+    private mutating func visitValue(level: Int?, segment: PathSegment) throws(RecordReaderError) -> Record? {
+        guard let level, let byte = try parser.skipWhitespace() else {
+            try parser.parseValue(store: false, depth: containers.count)
+            return nil
+        }
+        let isArray = byte == UInt8(ascii: "[")
+        let isObject = byte == UInt8(ascii: "{")
+        if level == path.steps.count {
+            pathReached = true
+            let expandable = containers.last.map { !$0.holdsRecords } ?? true
+            if isArray && path.expandsArray && expandable {
+                try enter(isObject: false, level: level, holdsRecords: true, segment: segment)
+                return nil
+            }
+            return try readRecord(segment: segment)
+        }
+        switch path.steps[level] {
+        case .key where isObject, .wildcard where isArray, .index where isArray:
+            try enter(isObject: isObject, level: level, holdsRecords: false, segment: segment)
+        default:
+            try parser.parseValue(store: false, depth: containers.count)
+        }
+        return nil
+    }
+
+    private mutating func enter(isObject: Bool, level: Int, holdsRecords: Bool, segment: PathSegment) throws(RecordReaderError) {
+        if containers.count + 1 > parser.limits.maxDepth {
+            throw parser.errorHere(.limit, "nesting deeper than \(parser.limits.maxDepth)")
+        }
+        let ownPath = pathString(segment)
+        if level + 1 >= path.steps.count { pathReached = true }  // the records' container exists
+        parser.input.position += 1
+        containers.append(Container(isObject: isObject, level: level, holdsRecords: holdsRecords, path: ownPath))
+        phase = .firstInContainer
+    }
+
+    /// Handles the first member or element of the container just entered.
+    private mutating func enterFirstChild() throws(RecordReaderError) {
+        guard let container = containers.last else { return }
+        let closing = container.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
+        if try parser.skipWhitespace() == closing {
+            parser.input.position += 1
+            containers.removeLast()
+            phase = .afterValue
+            return
+        }
+        try beginChild(afterComma: false)
+    }
+
+    /// After a value: moves to the next member or element, closing finished containers.
+    /// Returns `false` at the end of the document.
+    private mutating func moveToNextChild() throws(RecordReaderError) -> Bool {
+        guard let container = containers.last else {
+            if let byte = try parser.skipWhitespace() {
+                throw parser.unexpected(byte, expected: "the end of the document")
+            }
+            if !pathReached {
+                throw parser.errorHere(.structure, "the records path \(path.text) matches nothing")
+            }
+            return false
+        }
+        let byte = try parser.skipWhitespace()
+        if byte == UInt8(ascii: ",") {
+            parser.input.position += 1
+            try beginChild(afterComma: true)
+        } else if byte == (container.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+            parser.input.position += 1
+            containers.removeLast()
+        } else {
+            throw parser.unexpected(byte, expected: container.isObject ? "',' or '}'" : "',' or ']'")
+        }
+        return true
+    }
+
+    /// Reads the key of the next member, or counts the next element, and decides how much of
+    /// the records path the coming value matches.
+    private mutating func beginChild(afterComma: Bool) throws(RecordReaderError) {
+        let top = containers.count - 1
+        let container = containers[top]
+        if container.holdsRecords {
+            containers[top].index += 1
+            try rejectTrailingComma(afterComma)
+            phase = .value(level: path.steps.count, path: .index(containers[top].index))
+            return
+        }
+        if container.isObject {
+            let mark = parser.builder.byteCount
+            let key = try parser.parseMemberName(store: true, afterComma: afterComma)
+            let matches: Bool
+            if case .key(let wanted) = path.steps[container.level] {
+                matches = parser.builder.bytes.withUnsafeBufferPointer { bytes in
+                    bytes[Int(key.start)..<Int(key.start + key.count)].elementsEqual(wanted)
+                }
+            } else {
+                matches = false
+            }
+            parser.builder.bytes.removeSubrange(mark...)
+            phase = .value(level: matches ? container.level + 1 : nil, path: .key(container.level))
+            return
+        }
+        containers[top].index += 1
+        try rejectTrailingComma(afterComma)
+        let index = containers[top].index
+        let matches: Bool
+        switch path.steps[container.level] {
+        case .wildcard: matches = true
+        case .index(let wanted): matches = wanted == index
+        case .key: matches = false
+        }
+        phase = .value(level: matches ? container.level + 1 : nil, path: .index(index))
+    }
+
+    private mutating func rejectTrailingComma(_ afterComma: Bool) throws(RecordReaderError) {
+        if afterComma, try parser.skipWhitespace() == UInt8(ascii: "]") {
+            throw parser.errorHere(.syntax, "trailing comma")
+        }
+    }
+
+    /// Parses the value at the current position as one record.
+    private mutating func readRecord(segment: PathSegment) throws(RecordReaderError) -> Record {
+        try parser.parseValue(store: true, depth: containers.count)
+        recordsRead += 1
+        var context = RecordContext(file: parser.input.name, recordNumber: recordsRead, pathStyle: .json)
+        if case .index(let index) = segment, let container = containers.last {
+            context.pathPrefix = container.path
+            context.pathIndex = index
+        } else {
+            context.pathPrefix = pathString(segment)
+        }
+        return Record(storage: parser.builder.finish(context: context))
+    }
+
+    /// The path of the value reached through `segment` from the innermost container.
+    private func pathString(_ segment: PathSegment) -> String {
+        let parent = containers.last?.path ?? ""
+        switch segment {
+        case .root:
+            return ""
+        case .index(let index):
+            return "\(parent)[\(index)]"
+        case .key(let step):
+            guard case .key(let name) = path.steps[step] else { return parent }
+            let key = String(decoding: name, as: UTF8.self)
+            return parent.isEmpty ? key : "\(parent).\(key)"
+        }
+    }
+}

@@ -1,0 +1,35 @@
+// RecordFormat: the source formats the readers understand, and how a file's extension maps to one.
+
+/// A source file format.
+public enum RecordFormat: String, Sendable, Hashable, CaseIterable {
+    /// Comma-separated values (RFC 4180).
+    case csv
+    /// Tab-separated values (CSV rules with a tab delimiter).
+    case tsv
+    /// A JSON document; records selected by a path (`items[*]`).
+    case json
+    /// Newline-delimited JSON: one value per line.
+    case ndjson
+    /// An XML document; records selected by an element path (`catalog/item`).
+    case xml
+
+    /// The format a file extension names (`csv`, `tsv`/`tab`, `json`, `ndjson`/`jsonl`, `xml`),
+    /// case-insensitively.
+    public init?(fileExtension: String) {
+        switch fileExtension.lowercased() {
+        case "csv": self = .csv
+        case "tsv", "tab": self = .tsv
+        case "json": self = .json
+        case "ndjson", "jsonl": self = .ndjson
+        case "xml": self = .xml
+        default: return nil
+        }
+    }
+
+    /// The format of `path` from its extension: `RecordFormat(path: "data/items.csv") == .csv`.
+    public init?(path: String) {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+        self.init(fileExtension: String(name[name.index(after: dot)...]))
+    }
+}

@@ -1,0 +1,38 @@
+// RecordReaderFactory: opens the right reader for a format and options.
+
+/// Opens readers by format.
+///
+/// ```swift
+/// var reader = try RecordReaderFactory.open(.file("catalog.xml"),
+///                                          options: ReaderOptions(records: "catalog/item"))
+/// while let record = try reader.next() { … }
+/// ```
+public enum RecordReaderFactory {
+    /// Opens a reader for `source`. `format` defaults to the one the file name's extension
+    /// names; TSV uses a tab delimiter unless `options.csv` says otherwise.
+    /// Throws `.configuration` when no format is given or inferable, `.io` when the file
+    /// cannot be opened, and any error from reading a CSV header.
+    public static func open(
+        _ source: InputSource, format: RecordFormat? = nil, options: ReaderOptions = ReaderOptions()
+    ) throws(RecordReaderError) -> any RecordReader {
+        guard let format = format ?? RecordFormat(path: source.name) else {
+            throw RecordReaderError(
+                .configuration, "unknown format: name one of csv, tsv, json, ndjson, xml",
+                file: source.name)
+        }
+        switch format {
+        case .csv:
+            return try CSVReader(source, options: options)
+        case .tsv:
+            var options = options
+            if options.csv == nil { options.csv = .tsv }
+            return try CSVReader(source, options: options)
+        case .json:
+            return try JSONReader(source, options: options)
+        case .ndjson:
+            return try NDJSONReader(source, options: options)
+        case .xml:
+            return try XMLReader(source, options: options)
+        }
+    }
+}

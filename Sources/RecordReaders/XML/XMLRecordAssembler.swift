@@ -1,0 +1,347 @@
+// XMLRecordAssembler: turns libxml2 SAX2 events into records.
+//
+// Outside records it only tracks how much of the records path the open elements match.
+// Inside a record it appends an element node per element (namespace URI and local name),
+// an attribute leaf per attribute, and collects each element's own text (character data,
+// CDATA, character and predefined entity references) in a scratch stack, copied into the
+// element's value when it ends. Finished records wait in a queue until the reader hands them
+// out. Invariants: the first error stops the parser and is kept; depth, text, record size
+// and value count are checked as events arrive, so no limit is exceeded by more than one
+// event; entity declarations are refused (no DTD entity is ever expanded).
+
+internal import CLibXML2
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Builds records from SAX2 events (state of an XMLParserSession).
+struct XMLRecordAssembler {
+    let fileName: String
+    let path: XMLRecordPath
+    let limits: ReaderLimits
+    /// The push parser (set once created; owned and freed by the session).
+    var parser: xmlParserCtxtPtr?
+
+    private var builder = RecordBuilder()
+    /// Depth of the current element (the root element is 1).
+    private var depth = 0
+    /// Elements at depths 1...matchedDepth lie on the records path.
+    private var matchedDepth = 0
+    /// Depth of the open record element, 0 outside records.
+    private var recordDepth = 0
+    /// Nodes of the open elements inside the record.
+    private var openElements: [Int32] = []
+    /// Text of the open elements inside the record, each from its start offset.
+    private var text: [UInt8] = []
+    private var textStarts: [Int] = []
+    /// Names of the open elements on the records path, for record positions.
+    private var pathNames: [String] = []
+    /// Path of the current records' parent element, and the records found in it so far.
+    private var parentPath = ""
+    private var siblingIndex = 0
+    /// Whether the records' parent element was found at all.
+    private(set) var parentReached = false
+
+    /// Records finished and not yet handed out.
+    private var queue: [Record] = []
+    private var queueHead = 0
+    /// Records built so far.
+    private(set) var recordsBuilt = 0
+    /// The first error, which stops the parser.
+    private(set) var error: RecordReaderError?
+    /// Whether `error` is set (checked on every event, cheaper than comparing the error).
+    private var failed = false
+
+    init(fileName: String, path: XMLRecordPath, limits: ReaderLimits) {
+        self.fileName = fileName
+        self.path = path
+        self.limits = limits
+        parentReached = path.names.count <= 1
+    }
+
+    /// The next queued record, if any.
+    mutating func dequeue() -> Record? {
+        guard queueHead < queue.count else { return nil }
+        let record = queue[queueHead]
+        queueHead += 1
+        if queueHead == queue.count {
+            queue.removeAll(keepingCapacity: true)
+            queueHead = 0
+        }
+        return record
+    }
+
+    // MARK: Events
+
+    mutating func startElement(
+        localName: UnsafePointer<xmlChar>, namespaceURI: UnsafePointer<xmlChar>?,
+        attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, attributeCount: Int
+    ) {
+        guard !failed else { return }
+        depth += 1
+        if depth > limits.maxDepth {
+            fail(.limit, "nesting deeper than \(limits.maxDepth)")
+            return
+        }
+        if recordDepth > 0 {
+            openElement(localName, namespaceURI, attributes, attributeCount)
+            return
+        }
+        guard matchedDepth == depth - 1, depth <= path.names.count else { return }
+        let wanted = path.names[depth - 1]
+        guard wanted.isEmpty || XMLRecordAssembler.equals(localName, wanted) else { return }
+        matchedDepth = depth
+        if depth == path.names.count {
+            recordDepth = depth
+            siblingIndex += 1
+            openElement(localName, namespaceURI, attributes, attributeCount)
+            return
+        }
+        pathNames.append(String(cString: localName))
+        if depth == path.names.count - 1 {
+            parentReached = true
+            parentPath = "/" + pathNames.joined(separator: "/")
+            siblingIndex = 0
+        }
+    }
+
+    mutating func endElement() {
+        guard !failed else { return }
+        if recordDepth > 0 {
+            closeElement()
+            if depth == recordDepth {
+                finishRecord()
+                recordDepth = 0
+            }
+        }
+        if matchedDepth == depth {
+            matchedDepth -= 1
+            if depth < path.names.count { pathNames.removeLast() }
+        }
+        depth -= 1
+    }
+
+    mutating func characters(_ bytes: UnsafePointer<xmlChar>, count: Int) {
+        guard !failed, recordDepth > 0, count > 0, let start = textStarts.last else { return }
+        text.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
+        if text.count - start > limits.maxFieldSize {
+            fail(.limit, "element text longer than \(limits.maxFieldSize) bytes")
+        } else if text.count + builder.byteCount > limits.maxRecordSize {
+            fail(.limit, "record longer than \(limits.maxRecordSize) bytes")
+        }
+    }
+
+    mutating func entityDeclaration(name: UnsafePointer<xmlChar>?) {
+        let shown = name.map { String(cString: $0) } ?? ""
+        fail(.security, "entity declarations are not allowed (<!ENTITY \(shown)>)")
+    }
+
+    /// Records libxml2's first error or fatal error (warnings are ignored).
+    mutating func libxml2Error(_ report: xmlError) {
+        guard !failed, report.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
+        let raw = report.message.map { String(cString: $0) } ?? "XML error \(report.code)"
+        let message = raw.split(whereSeparator: \.isNewline).map { $0.trimmingSpaces() }.joined(separator: " ")
+        let kind: RecordReaderError.Kind =
+            report.code == Int32(XML_ERR_INVALID_CHAR.rawValue)
+                || report.code == Int32(XML_ERR_UNKNOWN_ENCODING.rawValue)
+                || report.code == Int32(XML_ERR_UNSUPPORTED_ENCODING.rawValue) ? .encoding : .syntax
+        failed = true
+        error = RecordReaderError(
+            kind, message, file: fileName, line: Int(report.line), column: Int(report.int2),
+            byteOffset: currentOffset(), recordNumber: recordsBuilt + 1)
+        stop()
+    }
+
+    /// Records a generic error when libxml2 failed without reporting one.
+    mutating func libxml2ErrorIfMissing(status: Int32) {
+        if !failed { fail(.syntax, "XML error \(status)") }
+    }
+
+    /// An error at the end of the input (the records path matched nothing).
+    mutating func failAtEnd(_ kind: RecordReaderError.Kind, _ reason: String) {
+        fail(kind, reason)
+    }
+
+    // MARK: Building
+
+    private mutating func openElement(
+        _ localName: UnsafePointer<xmlChar>, _ namespaceURI: UnsafePointer<xmlChar>?,
+        _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, _ attributeCount: Int
+    ) {
+        let position = startTagPosition()
+        if let parent = openElements.last {
+            builder.nodes[Int(parent)].flags |= Node.structuredFlag
+        }
+        var element = Node(
+            kind: .element, line: Int32(truncatingIfNeeded: position.line),
+            column: Int32(truncatingIfNeeded: position.column), offset: position.offset)
+        guard appendName(localName, namespaceURI, into: &element) else { return }
+        let index = builder.appendNode(element, isLeaf: false)
+        openElements.append(index)
+        textStarts.append(text.count)
+        if let attributes, attributeCount > 0 {
+            builder.nodes[Int(index)].flags |= Node.structuredFlag
+            for attribute in 0..<attributeCount {
+                let fields = attributes + attribute * 5
+                guard let name = fields[0], let valueStart = fields[3], let valueEnd = fields[4] else { continue }
+                var leaf = element
+                leaf.kind = .attribute
+                leaf.flags = 0
+                guard appendName(name, fields[2], into: &leaf) else { return }
+                let count = valueEnd - valueStart
+                if count > limits.maxFieldSize {
+                    fail(.limit, "attribute longer than \(limits.maxFieldSize) bytes")
+                    return
+                }
+                leaf.valueStart = Int32(truncatingIfNeeded: builder.byteCount)
+                appendAttributeValue(valueStart, count: count)
+                leaf.valueCount = Int32(truncatingIfNeeded: builder.byteCount - Int(leaf.valueStart))
+                builder.appendNode(leaf)
+            }
+        }
+        checkRecordSize()
+    }
+
+    /// Appends the namespace URI then the local name of an element or attribute.
+    private mutating func appendName(
+        _ localName: UnsafePointer<xmlChar>, _ namespaceURI: UnsafePointer<xmlChar>?, into node: inout Node
+    ) -> Bool {
+        if let namespaceURI {
+            let count = strlen(namespaceURI)
+            guard count <= Int(UInt16.max) else {
+                fail(.limit, "namespace URI longer than \(UInt16.max) bytes")
+                return false
+            }
+            builder.append(namespaceURI, count: count)
+            node.namespaceCount = UInt16(count)
+        } else {
+            node.namespaceCount = 0
+        }
+        let count = strlen(localName)
+        node.nameStart = Int32(truncatingIfNeeded: builder.byteCount)
+        node.nameCount = Int32(truncatingIfNeeded: count)
+        builder.append(localName, count: count)
+        return true
+    }
+
+    /// Appends an attribute value. Without entity substitution libxml2 hands SAX2 every `&`
+    /// of an attribute value as the reference `&#38;` (its tree builder decodes it later), so
+    /// it is decoded here; all other references arrive decoded.
+    private mutating func appendAttributeValue(_ start: UnsafePointer<xmlChar>, count: Int) {
+        let value = UnsafeBufferPointer(start: start, count: count)
+        guard value.contains(UInt8(ascii: "&")) else {
+            builder.append(start, count: count)
+            return
+        }
+        let reference = Array("&#38;".utf8)
+        var index = 0
+        while index < count {
+            if value[index] == UInt8(ascii: "&"), index + reference.count <= count,
+                value[index..<index + reference.count].elementsEqual(reference)
+            {
+                builder.append(UInt8(ascii: "&"))
+                index += reference.count
+            } else {
+                builder.append(value[index])
+                index += 1
+            }
+        }
+    }
+
+    private mutating func closeElement() {
+        guard let index = openElements.popLast(), let start = textStarts.popLast() else { return }
+        let valueStart = builder.byteCount
+        builder.bytes.append(contentsOf: text[start...])
+        text.removeSubrange(start...)
+        builder.nodes[Int(index)].valueStart = Int32(truncatingIfNeeded: valueStart)
+        builder.nodes[Int(index)].valueCount = Int32(truncatingIfNeeded: builder.byteCount - valueStart)
+        builder.close(index)
+    }
+
+    private mutating func finishRecord() {
+        recordsBuilt += 1
+        let context = RecordContext(
+            file: fileName, recordNumber: recordsBuilt, pathStyle: .xml, pathPrefix: parentPath,
+            pathIndex: siblingIndex)
+        queue.append(Record(storage: builder.finish(context: context)))
+    }
+
+    private mutating func checkRecordSize() {
+        if builder.nodes.count > limits.maxValuesPerRecord {
+            fail(.limit, "more than \(limits.maxValuesPerRecord) values in a record")
+        } else if builder.byteCount + text.count > limits.maxRecordSize {
+            fail(.limit, "record longer than \(limits.maxRecordSize) bytes")
+        }
+    }
+
+    // MARK: Positions and errors
+
+    private mutating func fail(_ kind: RecordReaderError.Kind, _ reason: String) {
+        guard !failed else { return }
+        failed = true
+        let input = parser?.pointee.input?.pointee
+        error = RecordReaderError(
+            kind, reason, file: fileName, line: Int(input?.line ?? 0), column: Int(input?.col ?? 0),
+            byteOffset: currentOffset(), recordNumber: recordsBuilt + 1)
+        stop()
+    }
+
+    private func stop() {
+        if let parser { xmlStopParser(parser) }
+    }
+
+    private func currentOffset() -> Int {
+        guard let parser else { return 0 }
+        return max(Int(xmlByteConsumed(parser)), 0)
+    }
+
+    /// Where the start tag just parsed begins: libxml2 stands after its `>`, and a start tag
+    /// contains no `<` (not even in attribute values), so the nearest `<` before is its start.
+    private func startTagPosition() -> (line: Int, column: Int, offset: Int) {
+        guard let input = parser?.pointee.input?.pointee, let cursor = input.cur, let base = input.base else {
+            return (0, 0, currentOffset())
+        }
+        let line = Int(input.line)
+        let column = Int(input.col)
+        var open = cursor
+        while open > base, open.pointee != UInt8(ascii: "<") { open -= 1 }
+        guard open.pointee == UInt8(ascii: "<") else { return (line, column, currentOffset()) }
+        var newlines = 0
+        var characters = 0
+        var scan = open
+        while scan < cursor {
+            if scan.pointee == UInt8(ascii: "\n") { newlines += 1 }
+            if scan.pointee & 0xC0 != 0x80 { characters += 1 }
+            scan += 1
+        }
+        let offset = currentOffset() - (cursor - open)
+        if newlines == 0 { return (line, max(column - characters, 1), offset) }
+        var lineStart = open
+        while lineStart > base, (lineStart - 1).pointee != UInt8(ascii: "\n") { lineStart -= 1 }
+        var startColumn = 1
+        scan = lineStart
+        while scan < open {
+            if scan.pointee & 0xC0 != 0x80 { startColumn += 1 }
+            scan += 1
+        }
+        return (line - newlines, startColumn, offset)
+    }
+
+    /// Whether the NUL-terminated `name` equals `wanted`.
+    private static func equals(_ name: UnsafePointer<xmlChar>, _ wanted: [UInt8]) -> Bool {
+        for (index, byte) in wanted.enumerated() where name[index] != byte { return false }
+        return name[wanted.count] == 0
+    }
+}
+
+extension Substring {
+    /// The text without leading and trailing spaces.
+    fileprivate func trimmingSpaces() -> Substring {
+        let head = drop(while: { $0 == " " })
+        guard let last = head.lastIndex(where: { $0 != " " }) else { return "" }
+        return head[...last]
+    }
+}

@@ -1,0 +1,112 @@
+// `seedkit model MODEL [--json]`: load, validate and summarise a model (an Xcode model, a model
+// file, or a store, which carries its model).
+import ArgumentParser
+import Foundation
+import GraphStore
+
+/// Loads a model and prints its entities, counts, constraints and hash.
+struct ModelCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "model",
+        abstract: "Load, validate and summarise a model.",
+        discussion: """
+            MODEL is an Xcode model (.xcdatamodeld, .xcdatamodel or its contents file), a model \
+            file (.json, .yaml, .yml), or a SeedKit store (which carries its model).
+            """)
+
+    @Argument(help: "The model or store to load.")
+    var model: String
+
+    @Flag(help: "Print the summary as JSON on standard output.")
+    var json = false
+
+    func run() throws {
+        let loaded: ObjectModel
+        do {
+            loaded = try ModelSource.load(model)
+        } catch {
+            throw DataFailure.exit("\(error)")
+        }
+        if json {
+            try JSONOutput.print(ModelSummary(loaded))
+        } else {
+            print(ModelSummary(loaded).text)
+        }
+    }
+}
+
+/// Finds a model in a model file, an Xcode model or a store.
+enum ModelSource {
+    /// The model at `path`: a store's embedded model when `path` is a SeedKit store.
+    static func load(_ path: String) throws -> ObjectModel {
+        let lowercased = path.lowercased()
+        if [".sqlite", ".store", ".db", ".sqlite3"].contains(where: lowercased.hasSuffix) {
+            return try PersistentStore.metadata(at: path).model(source: path)
+        }
+        return try ModelLoader.load(from: path)
+    }
+}
+
+/// The summary `seedkit model` prints.
+struct ModelSummary: Encodable {
+    struct EntitySummary: Encodable {
+        var attributes: [String: String]
+        var relationships: [String: String]
+        var uniqueConstraints: [[String]]
+        var parent: String?
+        var abstract: Bool
+        var hash: String
+    }
+
+    var name: String
+    var hash: String
+    var entities: [String: EntitySummary]
+
+    init(_ model: ObjectModel) {
+        name = model.name
+        hash = model.versionHash
+        var entities: [String: EntitySummary] = [:]
+        for entity in model.entities {
+            entities[entity.name] = EntitySummary(
+                attributes: Dictionary(uniqueKeysWithValues: entity.attributes.map { ($0.name, Self.describe($0)) }),
+                relationships: Dictionary(
+                    uniqueKeysWithValues: entity.relationships.map { ($0.name, Self.describe($0, in: model)) }),
+                uniqueConstraints: entity.uniqueConstraints,
+                parent: entity.parentIndex.map { model.entities[$0].name },
+                abstract: entity.isAbstract,
+                hash: entity.versionHash)
+        }
+        self.entities = entities
+    }
+
+    private static func describe(_ attribute: Attribute) -> String {
+        var text = attribute.type.rawValue
+        if attribute.isOptional { text += "?" }
+        if attribute.isTransient { text += " transient" }
+        if attribute.declaration.isIndexed { text += " indexed" }
+        return text
+    }
+
+    private static func describe(_ relationship: Relationship, in model: ObjectModel) -> String {
+        let kind = relationship.isToMany ? (relationship.isOrdered ? "ordered to-many" : "to-many") : "to-one"
+        var text = "\(kind) \(model.destination(of: relationship).name)"
+        if let inverse = relationship.declaration.inverse { text += " inverse \(inverse)" }
+        return text + " \(relationship.deleteRule.rawValue)"
+    }
+
+    /// A human-readable summary, one line per entity.
+    var text: String {
+        var lines = ["model \(name) (\(entities.count) entities) hash \(hash.prefix(16))"]
+        for (entityName, entity) in entities.sorted(by: { $0.key < $1.key }) {
+            var line = "  \(entityName)"
+            if let parent = entity.parent { line += " : \(parent)" }
+            if entity.abstract { line += " (abstract)" }
+            line += " — \(entity.attributes.count) attributes, \(entity.relationships.count) relationships"
+            if !entity.uniqueConstraints.isEmpty {
+                line += ", unique " + entity.uniqueConstraints.map { "[" + $0.joined(separator: ", ") + "]" }.joined(separator: " ")
+            }
+            lines.append(line)
+        }
+        return lines.joined(separator: "\n")
+    }
+}

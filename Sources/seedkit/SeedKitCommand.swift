@@ -1,0 +1,16 @@
+// The `seedkit` command-line tool: the root command and its subcommands.
+// Exit codes (DESIGN §8): 0 success, 1 data or validation failure, 2 usage error.
+import ArgumentParser
+
+@main
+struct SeedKitCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "seedkit",
+        abstract: "Bulk data into a Core Data–style object store, and object graphs between stores.",
+        version: SeedKitVersion.current,
+        subcommands: [
+            ModelCommand.self,
+            CheckCommand.self,
+        ]
+    )
+}

@@ -1,0 +1,16 @@
+// How a command reports a data or validation failure: one line on stderr, exit code 1.
+// Usage errors are ArgumentParser's `ValidationError`s, which exit with code 2.
+import ArgumentParser
+import Foundation
+
+/// Prints `message` as one line on standard error and returns the exit code for a data failure.
+///
+/// Use it as `throw DataFailure.exit("items.csv:3:7: unterminated quote")`.
+enum DataFailure {
+    /// Writes `seedkit: <message>` to standard error and returns `ExitCode(1)` to throw.
+    static func exit(_ message: String) -> ExitCode {
+        let line = "seedkit: " + String(message.map { $0.isNewline ? " " : $0 }) + "\n"
+        FileHandle.standardError.write(Data(line.utf8))
+        return ExitCode(1)
+    }
+}

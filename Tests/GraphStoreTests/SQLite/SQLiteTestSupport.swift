@@ -1,0 +1,28 @@
+// Helpers for the SQLite layer's tests: temporary database files that clean up after themselves
+// (including their -wal, -shm and -journal companions) and unique in-memory database names.
+import Foundation
+
+/// A path for a database file in the temporary directory, removed with its companions by `remove()`.
+struct TemporaryDatabasePath {
+    let path: String
+
+    init() {
+        path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("seedkit-sqlite-\(UUID().uuidString).sqlite").path
+    }
+
+    func remove() {
+        for suffix in ["", "-wal", "-shm", "-journal"] {
+            try? FileManager.default.removeItem(atPath: path + suffix)
+        }
+    }
+
+    func size(suffix: String) -> Int? {
+        (try? FileManager.default.attributesOfItem(atPath: path + suffix)[.size] as? Int) ?? nil
+    }
+}
+
+/// A name for a shared in-memory database no other test uses.
+func uniqueMemoryName() -> String {
+    "seedkit-test-\(UUID().uuidString)"
+}

@@ -1,0 +1,182 @@
+// XML conformance: records by element path, attributes, child text, lists, nested records,
+// own text, CDATA, references, namespaces, BOM; and security (no entity declarations, no
+// external DTDs or entities, depth and size limits) with libxml2's error positions.
+import Testing
+
+@testable import RecordReaders
+
+@Suite("XML reader")
+struct XMLReaderTests {
+    private func xml(_ text: String, records: String? = "catalog/item") throws -> [Record] {
+        try readAll(text, format: .xml, options: ReaderOptions(records: records))
+    }
+
+    private func error(_ text: String, records: String? = "catalog/item", limits: ReaderLimits = ReaderLimits()) -> RecordReaderError? {
+        readError(text, format: .xml, options: ReaderOptions(records: records, limits: limits))
+    }
+
+    private let catalog = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <catalog version="2">
+          <info><item sku="not-a-record"/></info>
+          <item sku="A1" price="1.50">
+            <name>Apple &amp; Pear &#233; &#x20AC;</name>
+            <tag>fruit</tag><tag>red</tag>
+            <location aisle="4"><bin>7</bin></location>
+            <notes><![CDATA[<b>bold</b> & raw]]></notes>
+          </item>
+          <item sku="B2">plain text</item>
+        </catalog>
+        """
+
+    @Test func selectsRecordsByElementPath() throws {
+        let records = try xml(catalog)
+        #expect(records.count == 2)
+        #expect(records.map { $0[path("@sku")]?.string } == ["A1", "B2"])
+        #expect(records.map(\.position.path) == ["/catalog/item[1]", "/catalog/item[2]"])
+        #expect(records.map(\.position.line) == [4, 10])
+        #expect(records.map(\.position.column) == [3, 3])
+        #expect(records[0].position.byteOffset == 105)
+        #expect(try xml(catalog, records: "/catalog/item").count == 2)
+        #expect(try xml(catalog, records: "*/item").count == 2)
+        #expect(try xml(catalog, records: "catalog/info/item").count == 1)
+        #expect(try xml(catalog, records: "catalog").count == 1)
+    }
+
+    @Test func defaultRecordsAreTheRootsChildren() throws {
+        let records = try xml(catalog, records: nil)
+        #expect(records.map(\.name) == ["info", "item", "item"])
+    }
+
+    @Test func attributesTextListsAndNestedRecords() throws {
+        let item = try #require(try xml(catalog).first)
+        #expect(item[path("@price")]?.string == "1.50")
+        #expect(item[path("@price")]?.isAttribute == true)
+        #expect(item[path("name")]?.string == "Apple & Pear é €")
+        #expect(item[path("name")]?.kind == .text)
+        #expect(item[path("tag")]?.kind == .list)
+        #expect(item[path("tag")]?.elements.map(\.string) == ["fruit", "red"])
+        #expect(item[path("tag[1]")]?.string == "red")
+        #expect(item[path("notes")]?.string == "<b>bold</b> & raw")
+        #expect(item[path("location/@aisle")]?.string == "4")
+        #expect(item[path("location@aisle")]?.string == "4")
+        #expect(item[path("location.bin")]?.string == "7")
+        #expect(item[path("location/bin")]?.position.path == "/catalog/item[1]/location/bin")
+        #expect(item[path("tag")]?.elements[1].position.path == "/catalog/item[1]/tag[2]")
+        let location = try #require(item[path("location")])
+        #expect(location.kind == .record)
+        #expect(location.record?[path("bin")]?.string == "7")
+        #expect(location.record?[path("@aisle")]?.string == "4")
+        #expect(location.position.line == 7)
+        #expect(item[path("missing")] == nil)
+        #expect(item[path("@missing")] == nil)
+    }
+
+    @Test func ownTextWithDot() throws {
+        let records = try xml(catalog)
+        #expect(records[1][path(".")]?.string == "plain text")
+        #expect(records[1].value.string == "plain text")
+        let mixed = try xml("<catalog><item>a<b>x</b>c</item></catalog>")
+        #expect(mixed[0][path(".")]?.string == "ac")
+        #expect(mixed[0][path("b")]?.string == "x")
+    }
+
+    @Test func namespacesMatchLocalNames() throws {
+        let text = """
+            <c:catalog xmlns:c="urn:catalog" xmlns="urn:default" xmlns:x="urn:x">
+              <c:item x:sku="A1"><name>n</name><x:name>m</x:name></c:item>
+            </c:catalog>
+            """
+        let item = try #require(try xml(text).first)
+        #expect(item.value.namespaceURI == "urn:catalog")
+        #expect(item[path("@sku")]?.string == "A1")
+        #expect(item[path("@sku")]?.namespaceURI == "urn:x")
+        #expect(item[path("name")]?.elements.map(\.string) == ["n", "m"])
+        #expect(item[path("name")]?.elements.map(\.namespaceURI) == ["urn:default", "urn:x"])
+        let unbound = error("<catalog><p:item/></catalog>")
+        #expect(unbound?.kind == .syntax)
+        #expect(unbound?.reason == "Namespace prefix p on item is not defined")
+    }
+
+    @Test func byteOrderMarkAndEncodingDeclaration() throws {
+        let bom = [0xEF, 0xBB, 0xBF] + Array("<catalog><item a=\"é\"/></catalog>".utf8)
+        #expect(try readAll(bom, format: .xml, options: ReaderOptions(records: "catalog/item")).first?[path("@a")]?.string == "é")
+        let latin1 = Array("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><catalog><item>".utf8) + [0xE9] + Array("</item></catalog>".utf8)
+        #expect(try readAll(latin1, format: .xml, options: ReaderOptions(records: "catalog/item")).first?.value.string == "é")
+    }
+
+    @Test func malformedDocumentsCarryLibxml2Positions() {
+        let unclosed = error("<catalog>\n  <item>\n</catalog>")
+        #expect(unclosed?.kind == .syntax)
+        #expect(unclosed?.reason == "Opening and ending tag mismatch: item line 2 and catalog")
+        #expect(unclosed.lineColumn == "3:11")
+        #expect(error("")?.reason == "empty document")
+        #expect(error(" \n")?.kind == .syntax)
+        #expect(error("<catalog><item a=\"1\" a=\"2\"/></catalog>")?.reason == "Attribute a redefined")
+        #expect(error("<catalog>&undefined;</catalog>")?.reason == "Entity 'undefined' not defined")
+        // libxml2 words this error differently when fed single bytes, so one chunk size here.
+        let badUTF8 = readError(
+            Array("<catalog><item>".utf8) + [0xFF] + Array("</item></catalog>".utf8), format: .xml,
+            sizes: [64 * 1024])
+        #expect(badUTF8?.kind == .encoding)
+        #expect(badUTF8?.reason == "Input is not proper UTF-8, indicate encoding ! Bytes: 0xFF 0x3C 0x2F 0x69")
+        #expect(badUTF8.lineColumn == "1:16")
+    }
+
+    @Test func recordsBeforeAnErrorAreReturnedFirst() throws {
+        var reader = try XMLReader(.bytes(Array("<catalog><item/><item/><oops></catalog>".utf8), name: "e.xml"),
+                                   options: ReaderOptions(records: "catalog/item"))
+        #expect(try reader.next() != nil)
+        #expect(try reader.next() != nil)
+        #expect(throws: RecordReaderError.self) { try reader.next() }
+        #expect(try reader.next() == nil)
+    }
+
+    @Test func recordsPathThatReachesNothingIsAnError() {
+        let failure = error("<catalog><item/></catalog>", records: "catalogue/item")
+        #expect(failure?.kind == .structure)
+        #expect(failure?.reason == "the records path catalogue/item matches nothing")
+        #expect(throws: RecordReaderError.self) { try XMLReader(.bytes([], name: "x"), options: ReaderOptions(records: "a/@b")) }
+    }
+
+    // MARK: Security
+
+    @Test func billionLaughsFailsFast() {
+        var text = "<?xml version=\"1.0\"?>\n<!DOCTYPE lolz [\n <!ENTITY lol \"lol\">\n"
+        for level in 1...9 {
+            text += " <!ENTITY lol\(level) \"" + String(repeating: "&lol\(level - 1 == 0 ? "" : String(level - 1));", count: 10) + "\">\n"
+        }
+        text += "]>\n<catalog><item>&lol9;</item></catalog>"
+        let clock = ContinuousClock()
+        let start = clock.now
+        let failure = error(text)
+        #expect(clock.now - start < .seconds(2))
+        #expect(failure?.kind == .security)
+        #expect(failure?.reason == "entity declarations are not allowed (<!ENTITY lol>)")
+        #expect(failure?.line == 3)
+    }
+
+    @Test func externalEntitiesAndDTDsAreNeverLoaded() {
+        let xxe = error("<!DOCTYPE c [<!ENTITY xxe SYSTEM \"file:///etc/passwd\">]><catalog><item>&xxe;</item></catalog>")
+        #expect(xxe?.kind == .security)
+        let parameter = error("<!DOCTYPE c [<!ENTITY % p SYSTEM \"http://127.0.0.1:1/x.dtd\"> %p;]><catalog/>")
+        #expect(parameter?.kind == .security)
+        let externalSubset = error("<!DOCTYPE catalog SYSTEM \"/etc/passwd\"><catalog><item>&e;</item></catalog>")
+        #expect(externalSubset != nil)
+        #expect(externalSubset?.kind != .security)
+        #expect(try! xml("<!DOCTYPE catalog SYSTEM \"/nonexistent.dtd\"><catalog><item>x</item></catalog>").count == 1)
+    }
+
+    @Test func depthAndSizeLimits() {
+        let deep = "<catalog><item>" + String(repeating: "<a>", count: 50) + String(repeating: "</a>", count: 50) + "</item></catalog>"
+        let failure = error(deep, limits: ReaderLimits(maxDepth: 20))
+        #expect(failure?.kind == .limit)
+        #expect(failure?.reason == "nesting deeper than 20")
+        let small = ReaderLimits(maxFieldSize: 4, maxRecordSize: 40, maxValuesPerRecord: 4)
+        #expect(error("<catalog><item>abcde</item></catalog>", limits: small)?.reason == "element text longer than 4 bytes")
+        #expect(error("<catalog><item a=\"abcde\"/></catalog>", limits: small)?.reason == "attribute longer than 4 bytes")
+        #expect(error("<catalog><item><a/><a/><a/><a/><a/></item></catalog>", limits: small)?.reason == "more than 4 values in a record")
+        let record = error("<catalog><item><aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/></item></catalog>", limits: small)
+        #expect(record?.reason == "record longer than 40 bytes")
+    }
+}
