@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .library(name: "GraphStore", targets: ["GraphStore"]),
         .library(name: "RecordReaders", targets: ["RecordReaders"]),
+        .library(name: "SeedImport", targets: ["SeedImport"]),
         .executable(name: "seedkit", targets: ["seedkit"]),
     ],
     dependencies: [
@@ -43,14 +44,38 @@ let package = Package(
             dependencies: ["CLibXML2"]
         ),
 
+        // Plan-driven import: plans, coercion, key matching, batched saves.
+        .target(
+            name: "SeedImport",
+            dependencies: [
+                "GraphStore",
+                "RecordReaders",
+                .product(name: "Yams", package: "Yams"),
+            ]
+        ),
+
         // The command-line tool.
         .executableTarget(
             name: "seedkit",
             dependencies: [
                 "GraphStore",
                 "RecordReaders",
+                "SeedImport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+
+        // A seeded mutation fuzzer for the record readers (see docs/Fuzzing.md).
+        .executableTarget(
+            name: "seedkit-fuzz",
+            dependencies: ["RecordReaders"]
+        ),
+
+        // Benchmarks (docs/Performance.md).
+        .executableTarget(
+            name: "seedkit-bench",
+            dependencies: ["GraphStore"],
+            path: "Benchmarks/seedkit-bench"
         ),
 
         .testTarget(
@@ -59,5 +84,10 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "RecordReadersTests", dependencies: ["RecordReaders"]),
+        .testTarget(
+            name: "SeedImportTests",
+            dependencies: ["SeedImport"],
+            exclude: ["Fixtures"]
+        ),
     ]
 )

@@ -86,7 +86,9 @@ extension ManagedObject {
     private func orderedRelationship(_ key: String) throws -> Relationship {
         let relationship = try relationshipOfKind(at: relationshipIndex(key), toMany: true)
         guard relationship.isOrdered else {
-            throw ObjectError(.typeMismatch(expected: "an ordered to-many relationship", got: "an unordered one"), entity: entity.name, key: key)
+            throw ObjectError(
+                .typeMismatch(expected: "an ordered to-many relationship", got: "an unordered one"),
+                entity: entity.name, key: key)
         }
         return relationship
     }
@@ -98,7 +100,9 @@ extension ManagedObject {
         let relationship = entity.relationships[index]
         if let toMany, relationship.isToMany != toMany {
             let kind = relationship.isToMany ? "a to-many relationship" : "a to-one relationship"
-            throw ObjectError(.typeMismatch(expected: toMany ? "a to-many relationship" : "a to-one relationship", got: kind), entity: entity.name, key: relationship.name)
+            throw ObjectError(
+                .typeMismatch(expected: toMany ? "a to-many relationship" : "a to-one relationship", got: kind),
+                entity: entity.name, key: relationship.name)
         }
         return relationship
     }

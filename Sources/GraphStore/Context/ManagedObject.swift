@@ -30,6 +30,8 @@ public final class ManagedObject {
     public internal(set) var isUpdated = false
     /// Whether the object was deleted and the deletion not yet saved.
     public internal(set) var isDeleted = false
+    /// Whether a to-many relationship changed since the last save without a change to the row.
+    var isTouched = false
 
     /// The row version (`opt`) last read from or written to the store.
     var rowVersion: Int64 = 0
@@ -101,7 +103,8 @@ public final class ManagedObject {
         switch (value, attribute.type) {
         case (.integer(let integer), let type):
             if let range = type.integerRange, !range.contains(integer) {
-                throw ObjectError(.outOfRange("\(integer) for \(type.rawValue)"), entity: entity.name, key: attribute.name)
+                throw ObjectError(
+                    .outOfRange("\(integer) for \(type.rawValue)"), entity: entity.name, key: attribute.name)
             }
         case (.double(let double), .float):
             return .double(Double(Float(double)))
@@ -134,7 +137,8 @@ public final class ManagedObject {
         guard let value = try self[key] else { return nil }
         guard let typed = T(attributeValue: value) else {
             throw ObjectError(
-                .typeMismatch(expected: "\(T.self)", got: "\(value.kindName) \"\(value)\""), entity: entity.name, key: key)
+                .typeMismatch(expected: "\(T.self)", got: "\(value.kindName) \"\(value)\""), entity: entity.name,
+                key: key)
         }
         return typed
     }
@@ -160,11 +164,14 @@ public final class ManagedObject {
 
     private func codec(for attribute: Attribute) throws -> any TransformableCodec {
         guard attribute.type == .transformable else {
-            throw ObjectError(.typeMismatch(expected: "transformable", got: attribute.type.rawValue), entity: entity.name, key: attribute.name)
+            throw ObjectError(
+                .typeMismatch(expected: "transformable", got: attribute.type.rawValue), entity: entity.name,
+                key: attribute.name)
         }
         guard let codec = TransformableCodecs.shared.codec(named: attribute.declaration.valueTransformerName) else {
             throw ObjectError(
-                .typeMismatch(expected: "a registered codec '\(attribute.declaration.valueTransformerName ?? "")'", got: "none"),
+                .typeMismatch(
+                    expected: "a registered codec '\(attribute.declaration.valueTransformerName ?? "")'", got: "none"),
                 entity: entity.name, key: attribute.name)
         }
         return codec

@@ -9,8 +9,8 @@ extension ObjectContext {
     ///
     /// ```swift
     /// let cheap = try context.fetch(FetchRequest(
-    ///     entityName: "Item", predicate: try Predicate(format: "price < %@", 5.0),
-    ///     sortDescriptors: [SortDescriptor("name")]))
+    ///     entityName: "Item", predicate: try FetchPredicate(format: "price < %@", 5.0),
+    ///     sortDescriptors: [FetchSortDescriptor("name")]))
     /// ```
     public func fetch(_ request: FetchRequest) throws -> [ManagedObject] {
         let entity = try self.entity(named: request.entityName)
@@ -94,7 +94,7 @@ extension ObjectContext {
         }
     }
 
-    private func sorted(_ objects: [ManagedObject], by descriptors: [SortDescriptor]) throws -> [ManagedObject] {
+    private func sorted(_ objects: [ManagedObject], by descriptors: [FetchSortDescriptor]) throws -> [ManagedObject] {
         var failure: (any Error)?
         let result = objects.sorted { lhs, rhs in
             guard failure == nil else { return false }

@@ -61,7 +61,9 @@ extension ObjectContext {
         if let existing = object.toMany[relationship.index] {
             state = existing
         } else {
-            state = object.isInserted || relationship.storage == .transient ? ToManyState(loaded: []) : ToManyState(fault: ())
+            state =
+                object.isInserted || relationship.storage == .transient
+                ? ToManyState(loaded: []) : ToManyState(fault: ())
             object.toMany[relationship.index] = state
         }
         if load && state.isFault {
@@ -78,10 +80,12 @@ extension ObjectContext {
         let sql: String
         switch relationship.storage {
         case .inverseForeignKey(let column, let order):
-            sql = "SELECT pk, ent FROM \(destinationTable) WHERE \(SQLiteIdentifier.quote(column)) = ?"
+            sql =
+                "SELECT pk, ent FROM \(destinationTable) WHERE \(SQLiteIdentifier.quote(column)) = ?"
                 + (order.map { " ORDER BY \(SQLiteIdentifier.quote($0)), pk" } ?? "")
         case .joinTable(let table, let source, let target, let order):
-            sql = "SELECT d.pk, d.ent FROM \(SQLiteIdentifier.quote(table)) j JOIN \(destinationTable) d ON d.pk = j.\(target)"
+            sql =
+                "SELECT d.pk, d.ent FROM \(SQLiteIdentifier.quote(table)) j JOIN \(destinationTable) d ON d.pk = j.\(target)"
                 + " WHERE j.\(source) = ?" + (order.map { " ORDER BY j.\($0), d.pk" } ?? "")
         case .foreignKey, .transient:
             return []

@@ -9,7 +9,7 @@ extension ObjectContext {
         if let newValue { try checkDestination(newValue, of: relationship, from: object) }
         let old = try toOneValue(of: object, relationship)
         if old === newValue { return }
-        willChange(object)
+        willChange(object, relationship)
         object.toOne[relationship.index] = newValue
         guard let inverse = model.inverse(of: relationship) else { return }
         if let old { try detach(object, fromInverse: inverse, of: old) }
@@ -17,7 +17,9 @@ extension ObjectContext {
     }
 
     /// Adds `member` to the to-many `relationship` of `object` (at `index` for ordered ones).
-    func addToMany(_ object: ManagedObject, _ relationship: Relationship, _ member: ManagedObject, at index: Int?) throws {
+    func addToMany(_ object: ManagedObject, _ relationship: Relationship, _ member: ManagedObject, at index: Int?)
+        throws
+    {
         try checkDestination(member, of: relationship, from: object)
         let state = try toManyState(of: object, relationship, load: relationship.isOrdered)
         if let index, !(0...state.members.count).contains(index) {
@@ -29,7 +31,7 @@ extension ObjectContext {
             }
             return
         }
-        willChange(object)
+        willChange(object, relationship)
         state.add(member, at: index)
         if relationship.isOrdered { object.reorderedRelationships.insert(relationship.index) }
         recordJoin(relationship, owner: object, member: member, added: true)
@@ -42,7 +44,7 @@ extension ObjectContext {
             if let previous {
                 try removeMemberOnly(member, from: previous, relationship)
             }
-            willChange(member)
+            willChange(member, inverse)
             member.toOne[inverse.index] = object
         }
     }
@@ -51,14 +53,14 @@ extension ObjectContext {
     func removeFromToMany(_ object: ManagedObject, _ relationship: Relationship, _ member: ManagedObject) throws {
         let state = try toManyState(of: object, relationship, load: relationship.isOrdered)
         guard state.remove(member) else { return }
-        willChange(object)
+        willChange(object, relationship)
         if relationship.isOrdered { object.reorderedRelationships.insert(relationship.index) }
         recordJoin(relationship, owner: object, member: member, added: false)
         guard let inverse = model.inverse(of: relationship) else { return }
         if inverse.isToMany {
             try removeMemberOnly(object, from: member, inverse)
         } else if try toOneValue(of: member, inverse) === object {
-            willChange(member)
+            willChange(member, inverse)
             member.toOne[inverse.index] = nil
         }
     }
@@ -70,7 +72,7 @@ extension ObjectContext {
             throw ObjectError(.indexOutOfBounds(index), entity: object.entity.name, key: relationship.name)
         }
         guard source != destination else { return }
-        willChange(object)
+        willChange(object, relationship)
         state.move(from: source, to: destination)
         object.reorderedRelationships.insert(relationship.index)
     }
@@ -110,10 +112,10 @@ extension ObjectContext {
         }
         let previous = try toOneValue(of: target, inverse)
         if previous === object { return }
-        willChange(target)
+        willChange(target, inverse)
         target.toOne[inverse.index] = object
         if let previous, try toOneValue(of: previous, relationship) === target {
-            willChange(previous)
+            willChange(previous, relationship)
             previous.toOne[relationship.index] = nil
         }
     }
@@ -123,7 +125,7 @@ extension ObjectContext {
         if inverse.isToMany {
             try removeMemberOnly(object, from: target, inverse)
         } else if try toOneValue(of: target, inverse) === object {
-            willChange(target)
+            willChange(target, inverse)
             target.toOne[inverse.index] = nil
         }
     }
@@ -131,16 +133,29 @@ extension ObjectContext {
     private func addMemberOnly(_ member: ManagedObject, to owner: ManagedObject, _ relationship: Relationship) throws {
         let state = try toManyState(of: owner, relationship, load: relationship.isOrdered)
         guard !state.contains(member) else { return }
-        willChange(owner)
+        willChange(owner, relationship)
         state.add(member)
         if relationship.isOrdered { owner.reorderedRelationships.insert(relationship.index) }
     }
 
-    private func removeMemberOnly(_ member: ManagedObject, from owner: ManagedObject, _ relationship: Relationship) throws {
+    private func removeMemberOnly(_ member: ManagedObject, from owner: ManagedObject, _ relationship: Relationship)
+        throws
+    {
         let state = try toManyState(of: owner, relationship, load: relationship.isOrdered)
         guard state.remove(member) else { return }
-        willChange(owner)
+        willChange(owner, relationship)
         if relationship.isOrdered { owner.reorderedRelationships.insert(relationship.index) }
+    }
+
+    /// Records that `relationship` of `object` is about to change: a to-one changes the
+    /// object's row (it becomes updated); a to-many lives elsewhere (the other side's column or a
+    /// join table), so the object is only touched — remembered for rollback and positions.
+    private func willChange(_ object: ManagedObject, _ relationship: Relationship) {
+        if case .foreignKey = relationship.storage {
+            willChange(object)
+        } else {
+            touch(object)
+        }
     }
 
     private func recordJoin(_ relationship: Relationship, owner: ManagedObject, member: ManagedObject, added: Bool) {
@@ -155,7 +170,9 @@ extension ObjectContext {
         joinChanges[table] = changes
     }
 
-    private func checkDestination(_ destination: ManagedObject, of relationship: Relationship, from object: ManagedObject) throws {
+    private func checkDestination(
+        _ destination: ManagedObject, of relationship: Relationship, from object: ManagedObject
+    ) throws {
         guard destination.context === self, object.context === self else {
             throw ObjectError(.otherContext, entity: object.entity.name, key: relationship.name)
         }

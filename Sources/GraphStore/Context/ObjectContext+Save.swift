@@ -14,15 +14,24 @@ extension ObjectContext {
     ///   ``StoreError`` from SQLite (nothing written).
     @discardableResult
     public func save(metadata: [String: String?] = [:]) throws -> ChangeSet? {
-        guard hasChanges || !metadata.isEmpty else { return nil }
+        try save(metadata: metadata, finishing: nil)
+    }
+
+    /// Saves like ``save(metadata:)``; with `run`, the run's undo log and marker are dropped in
+    /// the same transaction, so the last batch and the end of the run commit together.
+    /// Inside an open transaction (a dry run), the save is a savepoint of it.
+    @discardableResult
+    func save(metadata: [String: String?], finishing run: RunJournal?) throws -> ChangeSet? {
+        guard hasChanges || !metadata.isEmpty || run != nil else { return nil }
         guard !store.isReadOnly else { throw StoreError(.readOnly, path: store.location.description) }
         var plan = SavePlan(
             inserted: insertedList.filter { $0.isInserted && !$0.isDeleted },
             updated: updatedList.filter { $0.isUpdated && !$0.isDeleted && !$0.isInserted },
-            deleted: deletedList.filter { $0.isDeleted && !$0.isInserted })
+            deleted: deletedList.filter { $0.isDeleted && !$0.isInserted },
+            touched: touchedList.filter { $0.isTouched && !$0.isUpdated && !$0.isDeleted && !$0.isInserted })
         try validate(plan)
         try PersistentStore.sqlite(store.location.description) {
-            try connection.transaction(.immediate) {
+            let write = { [self] in
                 try assignKeys(&plan)
                 try writeInserts(&plan)
                 try writeUpdates(&plan)
@@ -30,10 +39,18 @@ extension ObjectContext {
                 try writeJoinChanges(plan)
                 try writePositions(plan)
                 if !metadata.isEmpty { try MetadataTable.write(metadata, on: connection) }
+                try run?.forget(on: connection)
+            }
+            if connection.isInTransaction {
+                try connection.savepoint("seedkit_save", write)
+            } else {
+                try connection.transaction(.immediate, write)
             }
         }
+        if let run { try PersistentStore.sqlite(store.location.description) { try run.dropTriggers(on: connection) } }
+        let nested = connection.isInTransaction
         let changes = finishSave(plan)
-        store.saves.publish(changes)
+        if !nested { store.saves.publish(changes) }
         return changes
     }
 
@@ -68,7 +85,8 @@ extension ObjectContext {
             if let next = nextKey[table] {
                 key = next
             } else {
-                let maximum = try connection.cachedStatement("SELECT coalesce(max(pk), 0) FROM \(SQLiteIdentifier.quote(table))")
+                let maximum = try connection.cachedStatement(
+                    "SELECT coalesce(max(pk), 0) FROM \(SQLiteIdentifier.quote(table))")
                 defer { maximum.reset() }
                 _ = try maximum.step()
                 key = maximum.int64(0) + 1
@@ -89,7 +107,8 @@ extension ObjectContext {
             let conditions = constraint.map { "\(SQLiteIdentifier.quote($0)) = ?" }.joined(separator: " AND ")
             let kinds = model.root(of: object.entity).kindStoreIDs.map(String.init).joined(separator: ", ")
             let statement = try connection.cachedStatement(
-                "SELECT pk FROM \(SQLiteIdentifier.quote(object.entity.tableName)) WHERE \(conditions) AND ent IN (\(kinds)) LIMIT 1")
+                "SELECT pk FROM \(SQLiteIdentifier.quote(object.entity.tableName)) WHERE \(conditions) AND ent IN (\(kinds)) LIMIT 1"
+            )
             defer { statement.reset() }
             for (position, value) in values.enumerated() {
                 statement.bind(value, at: Int32(position + 1))
@@ -105,13 +124,16 @@ extension ObjectContext {
 
     private func claim(_ object: ManagedObject, key: Int64, in claimed: inout [String: Int64]) {
         for constraint in object.entity.uniqueConstraints {
-            guard let values = try? constraint.map({ try object[$0] }), values.allSatisfy({ $0 != nil }) else { continue }
+            guard let values = try? constraint.map({ try object[$0] }), values.allSatisfy({ $0 != nil }) else {
+                continue
+            }
             claimed[uniqueSignature(object.entity, constraint, values)] = key
         }
     }
 
     private func uniqueSignature(_ entity: Entity, _ constraint: [String], _ values: [AttributeValue?]) -> String {
-        entity.tableName + "|" + constraint.joined(separator: ",") + "|" + values.map { "\($0.map { "\($0.kindName):\($0)" } ?? "nil")" }.joined(separator: "|")
+        entity.tableName + "|" + constraint.joined(separator: ",") + "|"
+            + values.map { "\($0.map { "\($0.kindName):\($0)" } ?? "nil")" }.joined(separator: "|")
     }
 
     /// The key a relationship column stores for `object`, or nil when it will not exist after the save.
@@ -184,7 +206,8 @@ extension ObjectContext {
     /// Binds attribute values then foreign keys from parameter `first`; returns the next parameter index.
     @discardableResult
     private func bindData(
-        of object: ManagedObject, layout: EntityRowLayout, to statement: SQLiteStatement, from first: Int32, plan: SavePlan
+        of object: ManagedObject, layout: EntityRowLayout, to statement: SQLiteStatement, from first: Int32,
+        plan: SavePlan
     ) -> Int32 {
         var parameter = first
         for slot in layout.storedAttributes {
@@ -222,7 +245,8 @@ extension ObjectContext {
             try delete.execute()
             for relationship in object.entity.relationships {
                 guard case .joinTable(let table, let source, _, _) = relationship.storage else { continue }
-                let unlink = try connection.cachedStatement("DELETE FROM \(SQLiteIdentifier.quote(table)) WHERE \(source) = ?")
+                let unlink = try connection.cachedStatement(
+                    "DELETE FROM \(SQLiteIdentifier.quote(table)) WHERE \(source) = ?")
                 defer { unlink.reset() }
                 unlink.bind(key, at: 1)
                 try unlink.execute()
@@ -235,14 +259,18 @@ extension ObjectContext {
             let quoted = SQLiteIdentifier.quote(table)
             let delete = try connection.cachedStatement("DELETE FROM \(quoted) WHERE src = ? AND dst = ?")
             for pair in changes.pairsToDelete {
-                guard let source = rowKey(of: pair.source, in: plan), let destination = rowKey(of: pair.destination, in: plan) else { continue }
+                guard let source = rowKey(of: pair.source, in: plan),
+                    let destination = rowKey(of: pair.destination, in: plan)
+                else { continue }
                 delete.bind(source, at: 1)
                 delete.bind(destination, at: 2)
                 try delete.execute()
             }
             let insert = try connection.cachedStatement("INSERT OR IGNORE INTO \(quoted)(src, dst) VALUES (?, ?)")
             for pair in changes.pairsToInsert {
-                guard let source = rowKey(of: pair.source, in: plan), let destination = rowKey(of: pair.destination, in: plan) else { continue }
+                guard let source = rowKey(of: pair.source, in: plan),
+                    let destination = rowKey(of: pair.destination, in: plan)
+                else { continue }
                 insert.bind(source, at: 1)
                 insert.bind(destination, at: 2)
                 try insert.execute()
@@ -252,7 +280,7 @@ extension ObjectContext {
 
     /// Writes the positions of every ordered to-many whose order changed.
     private func writePositions(_ plan: SavePlan) throws {
-        for object in plan.inserted + plan.updated where !object.reorderedRelationships.isEmpty {
+        for object in plan.inserted + plan.updated + plan.touched where !object.reorderedRelationships.isEmpty {
             guard let ownerKey = rowKey(of: object, in: plan) else { continue }
             for slot in object.reorderedRelationships.sorted() {
                 let relationship = object.entity.relationships[slot]
@@ -261,10 +289,12 @@ extension ObjectContext {
                 switch relationship.storage {
                 case .inverseForeignKey(_, let order?):
                     let table = SQLiteIdentifier.quote(model.destination(of: relationship).tableName)
-                    statement = try connection.cachedStatement("UPDATE \(table) SET \(SQLiteIdentifier.quote(order)) = ? WHERE pk = ?")
+                    statement = try connection.cachedStatement(
+                        "UPDATE \(table) SET \(SQLiteIdentifier.quote(order)) = ? WHERE pk = ?")
                 case .joinTable(let table, let source, let target, let order?):
                     statement = try connection.cachedStatement(
-                        "UPDATE \(SQLiteIdentifier.quote(table)) SET \(order) = ? WHERE \(target) = ? AND \(source) = ?")
+                        "UPDATE \(SQLiteIdentifier.quote(table)) SET \(order) = ? WHERE \(target) = ? AND \(source) = ?"
+                    )
                     statement.bind(ownerKey, at: 3)
                 default:
                     continue
@@ -315,7 +345,7 @@ extension ObjectContext {
         for object in insertedList where object.isInserted {
             unregister(object)  // inserted, then deleted before the save
         }
-        for object in plan.inserted + plan.updated {
+        for object in plan.inserted + plan.updated + plan.touched {
             object.reorderedRelationships = []
         }
         clearChangeLists()
@@ -328,6 +358,8 @@ struct SavePlan {
     let inserted: [ManagedObject]
     let updated: [ManagedObject]
     let deleted: [ManagedObject]
+    /// Objects whose ordered to-many positions may need writing, though their rows did not change.
+    let touched: [ManagedObject]
     /// Row keys for inserted objects.
     var keys: [ObjectIdentifier: Int64] = [:]
     /// Inserted objects merged into an existing row by the merge policy.
@@ -335,9 +367,10 @@ struct SavePlan {
     /// New row versions.
     var versions: [ObjectIdentifier: Int64] = [:]
 
-    init(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]) {
+    init(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject], touched: [ManagedObject]) {
         self.inserted = inserted
         self.updated = updated
         self.deleted = deleted
+        self.touched = touched
     }
 }

@@ -33,6 +33,8 @@ public final class ObjectContext {
     var insertedList: [ManagedObject] = []
     var updatedList: [ManagedObject] = []
     var deletedList: [ManagedObject] = []
+    /// Objects whose to-many relationships changed without a change to their own row.
+    var touchedList: [ManagedObject] = []
     var joinChanges: [String: JoinTableChanges] = [:]
     /// Temporary IDs of objects saved since the last reset, so old IDs still resolve.
     var permanentIDs: [ObjectID: ObjectID] = [:]
@@ -58,6 +60,7 @@ public final class ObjectContext {
     public var hasChanges: Bool {
         insertedList.contains { $0.isInserted } || updatedList.contains { $0.isUpdated }
             || deletedList.contains { $0.isDeleted } || joinChanges.values.contains { !$0.isEmpty }
+            || touchedList.contains { !$0.reorderedRelationships.isEmpty }
     }
 
     /// Objects inserted and not yet saved.
@@ -146,10 +149,19 @@ public final class ObjectContext {
         }
     }
 
+    /// Records that a to-many relationship of `object` changed (its own row did not).
+    func touch(_ object: ManagedObject) {
+        guard !object.isInserted, !object.isTouched else { return }
+        object.isTouched = true
+        touchedList.append(object)
+    }
+
     /// Deletes `object`, applying its relationships' delete rules (cascade deletes the
     /// destinations, nullify unlinks them, deny is checked at save, no action leaves them).
     public func delete(_ object: ManagedObject) throws {
-        guard object.context === self else { throw ObjectError(.otherContext, entity: object.entity.name, objectID: object.objectID) }
+        guard object.context === self else {
+            throw ObjectError(.otherContext, entity: object.entity.name, objectID: object.objectID)
+        }
         guard !object.isDeleted else { return }
         if object.isFault { try fire(object) }
         object.isDeleted = true
@@ -185,9 +197,9 @@ public final class ObjectContext {
         for object in insertedList where object.isInserted {
             unregister(object)
         }
-        // Both ends of every changed relationship are marked updated, so faulting the updated
-        // and deleted objects also discards every in-memory relationship change.
-        for object in updatedList + deletedList where object.context === self {
+        // Both ends of every changed relationship are updated or touched, so faulting those
+        // objects also discards every in-memory relationship change.
+        for object in updatedList + deletedList + touchedList where object.context === self {
             turnIntoFault(object)
         }
         clearChangeLists()
@@ -243,9 +255,11 @@ public final class ObjectContext {
         for object in insertedList { object.isInserted = false }
         for object in updatedList { object.isUpdated = false; object.snapshot = nil }
         for object in deletedList { object.isDeleted = false }
+        for object in touchedList { object.isTouched = false }
         insertedList = []
         updatedList = []
         deletedList = []
+        touchedList = []
         joinChanges = [:]
     }
 }

@@ -13,7 +13,8 @@ struct SaveValidator {
         func fail(_ key: String?, _ value: AttributeValue?, _ rule: ValidationRule) {
             failures.append(
                 ValidationFailure(
-                    entity: object.entity.name, objectID: object.objectID, key: key, value: value.map { "\($0)" }, rule: rule))
+                    entity: object.entity.name, objectID: object.objectID, key: key, value: value.map { "\($0)" },
+                    rule: rule))
         }
         for attribute in object.entity.attributes {
             let value = try object.value(at: attribute.index)
@@ -29,7 +30,9 @@ struct SaveValidator {
             let declaration = relationship.declaration
             if relationship.isToMany {
                 guard declaration.minCount > 0 || declaration.maxCount > 0 || !declaration.isOptional else { continue }
-                let count = try context.toManyState(of: object, relationship, load: true).members.filter { !$0.isDeleted }.count
+                let count = try context.toManyState(of: object, relationship, load: true).members.filter {
+                    !$0.isDeleted
+                }.count
                 if count == 0 && !declaration.isOptional {
                     fail(relationship.name, nil, .required)
                 } else if count < declaration.minCount {

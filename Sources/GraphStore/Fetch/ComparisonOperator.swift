@@ -4,7 +4,7 @@
 /// The operator of a ``PredicateComparison``.
 ///
 /// ```swift
-/// let predicate = try Predicate(format: "quantity BETWEEN {20, 35}")
+/// let predicate = try FetchPredicate(format: "quantity BETWEEN {20, 35}")
 /// // .comparison(PredicateComparison(.keyPath("quantity"), .between, .aggregate([20, 35])))
 /// ```
 public enum ComparisonOperator: String, Sendable, Hashable, CaseIterable {

@@ -7,7 +7,7 @@
 /// var request = FetchRequest(
 ///     entityName: "Item",
 ///     predicate: .key("price") < 5 && .key("unit.name") == "kg",
-///     sortDescriptors: [SortDescriptor("name")])
+///     sortDescriptors: [FetchSortDescriptor("name")])
 /// request.fetchLimit = 20
 /// request.fetchOffset = 40
 /// ```
@@ -15,9 +15,9 @@ public struct FetchRequest: Sendable {
     /// The name of the entity to fetch.
     public var entityName: String
     /// Which objects to fetch; nil fetches all.
-    public var predicate: Predicate?
+    public var predicate: FetchPredicate?
     /// The order of the results; ties (and a request without descriptors) follow primary keys.
-    public var sortDescriptors: [SortDescriptor]
+    public var sortDescriptors: [FetchSortDescriptor]
     /// The most objects to return; nil for no limit (0 returns none).
     public var fetchLimit: Int?
     /// How many matching objects to skip first.
@@ -36,7 +36,7 @@ public struct FetchRequest: Sendable {
     public var returnsObjectsAsFaults: Bool
 
     /// A request for `entityName` objects matching `predicate`, ordered by `sortDescriptors`.
-    public init(entityName: String, predicate: Predicate? = nil, sortDescriptors: [SortDescriptor] = []) {
+    public init(entityName: String, predicate: FetchPredicate? = nil, sortDescriptors: [FetchSortDescriptor] = []) {
         self.entityName = entityName
         self.predicate = predicate
         self.sortDescriptors = sortDescriptors

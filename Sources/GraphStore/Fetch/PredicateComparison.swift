@@ -1,23 +1,23 @@
 // One comparison of a predicate: two expressions, an operator and string options.
 
-/// A comparison such as `name BEGINSWITH[c] "Ap"`: the payload of ``Predicate/comparison(_:)``.
+/// A comparison such as `name BEGINSWITH[c] "Ap"`: the payload of ``FetchPredicate/comparison(_:)``.
 ///
 /// ```swift
 /// let comparison = PredicateComparison(.keyPath("price"), .lessThan, .constant(.value(.double(5))))
 /// ```
 public struct PredicateComparison: Sendable, Hashable {
     /// The left-hand expression.
-    public var lhs: PredicateExpression
+    public var lhs: FetchExpression
     /// The operator.
     public var comparisonOperator: ComparisonOperator
     /// The right-hand expression (an aggregate for `BETWEEN` and `IN`).
-    public var rhs: PredicateExpression
+    public var rhs: FetchExpression
     /// How strings are compared (`[c]`, `[d]`, `[cd]`); ignored for other values.
     public var options: StringComparisonOptions
 
     /// The comparison `lhs comparisonOperator[options] rhs`.
     public init(
-        _ lhs: PredicateExpression, _ comparisonOperator: ComparisonOperator, _ rhs: PredicateExpression,
+        _ lhs: FetchExpression, _ comparisonOperator: ComparisonOperator, _ rhs: FetchExpression,
         options: StringComparisonOptions = []
     ) {
         self.lhs = lhs

@@ -4,23 +4,28 @@
 // without a literal print as `CAST(…)`; NaN has no spelling and does not round-trip.
 import Foundation
 
-extension Predicate: CustomStringConvertible {
+extension FetchPredicate: CustomStringConvertible {
     /// The predicate as a format string: `name BEGINSWITH[c] "Ap" AND quantity BETWEEN {20, 35}`.
     public var description: String {
         switch self {
         case .constant(let value): value ? "TRUEPREDICATE" : "FALSEPREDICATE"
         case .comparison(let comparison): comparison.description
         case .and(let elements) where elements.isEmpty: "TRUEPREDICATE"
-        case .and(let elements): elements.map(\.operandDescription).joined(separator: " AND ")
         case .or(let elements) where elements.isEmpty: "FALSEPREDICATE"
+        case .and(let elements) where elements.count == 1: elements[0].description
+        case .or(let elements) where elements.count == 1: elements[0].description
+        case .and(let elements): elements.map(\.operandDescription).joined(separator: " AND ")
         case .or(let elements): elements.map(\.operandDescription).joined(separator: " OR ")
         case .not(let operand): "NOT " + operand.operandDescription
         }
     }
 
-    /// The description, parenthesized when the predicate is an AND or OR of several operands.
+    /// The description as an operand of AND, OR or NOT: parenthesized when it is an AND or OR of
+    /// several operands (a one-element AND or OR is its element).
     private var operandDescription: String {
         switch self {
+        case .and(let elements) where elements.count == 1: elements[0].operandDescription
+        case .or(let elements) where elements.count == 1: elements[0].operandDescription
         case .and(let elements) where elements.count > 1: "(\(description))"
         case .or(let elements) where elements.count > 1: "(\(description))"
         default: description
@@ -36,7 +41,7 @@ extension PredicateComparison: CustomStringConvertible {
     }
 }
 
-extension PredicateExpression: CustomStringConvertible {
+extension FetchExpression: CustomStringConvertible {
     /// The expression as a format string: `unit.name`, `"kg"`, `$LIMIT`, `{1, 2}`.
     public var description: String {
         switch self {

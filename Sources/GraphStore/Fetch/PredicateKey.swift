@@ -2,10 +2,10 @@
 // Invariant: `PredicateKey` is deliberately not Equatable, so `==` on it always builds a
 // predicate and never competes with Equatable's Bool-returning `==`.
 
-/// A key path in the Swift predicate API; compare it to get a ``Predicate``.
+/// A key path in the Swift predicate API; compare it to get a ``FetchPredicate``.
 ///
 /// ```swift
-/// let predicate: Predicate = .key("price") < 5
+/// let predicate: FetchPredicate = .key("price") < 5
 ///     && .key("unit.name") == "kg"
 ///     && .key("name").beginsWith("ap", options: [.caseInsensitive, .diacriticInsensitive])
 ///     && .key("quantity").between(20, 35)
@@ -15,7 +15,7 @@
 /// ```
 public struct PredicateKey: Sendable {
     /// The key path expression.
-    public let expression: PredicateExpression
+    public let expression: FetchExpression
 
     /// A handle on the dotted key path `keyPath` (`"self"` is the object itself).
     public init(_ keyPath: String) {
@@ -23,8 +23,8 @@ public struct PredicateKey: Sendable {
     }
 
     private func compare(
-        _ comparisonOperator: ComparisonOperator, _ rhs: PredicateExpression, options: StringComparisonOptions = []
-    ) -> Predicate {
+        _ comparisonOperator: ComparisonOperator, _ rhs: FetchExpression, options: StringComparisonOptions = []
+    ) -> FetchPredicate {
         .compare(expression, comparisonOperator, rhs, options: options)
     }
 
@@ -32,118 +32,118 @@ public struct PredicateKey: Sendable {
     public func compare(
         _ comparisonOperator: ComparisonOperator, _ value: some PredicateArgument,
         options: StringComparisonOptions = []
-    ) -> Predicate {
+    ) -> FetchPredicate {
         compare(comparisonOperator, value.predicateExpression, options: options)
     }
 
     /// `key ==[options] value`: equality with string options, e.g. `name ==[c] "kg"`.
-    public func equals(_ value: some PredicateArgument, options: StringComparisonOptions) -> Predicate {
+    public func equals(_ value: some PredicateArgument, options: StringComparisonOptions) -> FetchPredicate {
         compare(.equalTo, value.predicateExpression, options: options)
     }
 
     /// `key BEGINSWITH[options] prefix`.
-    public func beginsWith(_ prefix: some PredicateArgument, options: StringComparisonOptions = []) -> Predicate {
+    public func beginsWith(_ prefix: some PredicateArgument, options: StringComparisonOptions = []) -> FetchPredicate {
         compare(.beginsWith, prefix.predicateExpression, options: options)
     }
 
     /// `key ENDSWITH[options] suffix`.
-    public func endsWith(_ suffix: some PredicateArgument, options: StringComparisonOptions = []) -> Predicate {
+    public func endsWith(_ suffix: some PredicateArgument, options: StringComparisonOptions = []) -> FetchPredicate {
         compare(.endsWith, suffix.predicateExpression, options: options)
     }
 
     /// `key CONTAINS[options] substring`.
-    public func contains(_ substring: some PredicateArgument, options: StringComparisonOptions = []) -> Predicate {
+    public func contains(_ substring: some PredicateArgument, options: StringComparisonOptions = []) -> FetchPredicate {
         compare(.contains, substring.predicateExpression, options: options)
     }
 
     /// `key LIKE[options] pattern`, where `*` matches any run of characters and `?` one character.
-    public func like(_ pattern: some PredicateArgument, options: StringComparisonOptions = []) -> Predicate {
+    public func like(_ pattern: some PredicateArgument, options: StringComparisonOptions = []) -> FetchPredicate {
         compare(.like, pattern.predicateExpression, options: options)
     }
 
     /// `key BETWEEN {low, high}`: low ≤ key ≤ high.
-    public func between<Bound: PredicateArgument>(_ low: Bound, _ high: Bound) -> Predicate {
+    public func between<Bound: PredicateArgument>(_ low: Bound, _ high: Bound) -> FetchPredicate {
         compare(.between, .aggregate([low.predicateExpression, high.predicateExpression]))
     }
 
     /// `key IN {values…}`: equal to one of `values`.
-    public func `in`<Values: Sequence>(_ values: Values, options: StringComparisonOptions = []) -> Predicate
+    public func `in`<Values: Sequence>(_ values: Values, options: StringComparisonOptions = []) -> FetchPredicate
     where Values.Element: PredicateArgument {
         compare(.in, .aggregate(values.map(\.predicateExpression)), options: options)
     }
 
     /// `key == value`.
-    public static func == (lhs: PredicateKey, rhs: some PredicateArgument) -> Predicate {
+    public static func == (lhs: PredicateKey, rhs: some PredicateArgument) -> FetchPredicate {
         lhs.compare(.equalTo, rhs.predicateExpression)
     }
 
     /// `key != value` (true when the key is nil and the value is not).
-    public static func != (lhs: PredicateKey, rhs: some PredicateArgument) -> Predicate {
+    public static func != (lhs: PredicateKey, rhs: some PredicateArgument) -> FetchPredicate {
         lhs.compare(.notEqualTo, rhs.predicateExpression)
     }
 
     /// `key < value`.
-    public static func < (lhs: PredicateKey, rhs: some PredicateArgument) -> Predicate {
+    public static func < (lhs: PredicateKey, rhs: some PredicateArgument) -> FetchPredicate {
         lhs.compare(.lessThan, rhs.predicateExpression)
     }
 
     /// `key <= value`.
-    public static func <= (lhs: PredicateKey, rhs: some PredicateArgument) -> Predicate {
+    public static func <= (lhs: PredicateKey, rhs: some PredicateArgument) -> FetchPredicate {
         lhs.compare(.lessThanOrEqualTo, rhs.predicateExpression)
     }
 
     /// `key > value`.
-    public static func > (lhs: PredicateKey, rhs: some PredicateArgument) -> Predicate {
+    public static func > (lhs: PredicateKey, rhs: some PredicateArgument) -> FetchPredicate {
         lhs.compare(.greaterThan, rhs.predicateExpression)
     }
 
     /// `key >= value`.
-    public static func >= (lhs: PredicateKey, rhs: some PredicateArgument) -> Predicate {
+    public static func >= (lhs: PredicateKey, rhs: some PredicateArgument) -> FetchPredicate {
         lhs.compare(.greaterThanOrEqualTo, rhs.predicateExpression)
     }
 
     /// `key == nil`.
-    public static func == (lhs: PredicateKey, _: _OptionalNilComparisonType) -> Predicate {
+    public static func == (lhs: PredicateKey, _: _OptionalNilComparisonType) -> FetchPredicate {
         lhs.compare(.equalTo, .constant(.null))
     }
 
     /// `key != nil`.
-    public static func != (lhs: PredicateKey, _: _OptionalNilComparisonType) -> Predicate {
+    public static func != (lhs: PredicateKey, _: _OptionalNilComparisonType) -> FetchPredicate {
         lhs.compare(.notEqualTo, .constant(.null))
     }
 
     /// `key == otherKey`.
-    public static func == (lhs: PredicateKey, rhs: PredicateKey) -> Predicate {
+    public static func == (lhs: PredicateKey, rhs: PredicateKey) -> FetchPredicate {
         lhs.compare(.equalTo, rhs.expression)
     }
 
     /// `key != otherKey`.
-    public static func != (lhs: PredicateKey, rhs: PredicateKey) -> Predicate {
+    public static func != (lhs: PredicateKey, rhs: PredicateKey) -> FetchPredicate {
         lhs.compare(.notEqualTo, rhs.expression)
     }
 
     /// `key < otherKey`.
-    public static func < (lhs: PredicateKey, rhs: PredicateKey) -> Predicate {
+    public static func < (lhs: PredicateKey, rhs: PredicateKey) -> FetchPredicate {
         lhs.compare(.lessThan, rhs.expression)
     }
 
     /// `key <= otherKey`.
-    public static func <= (lhs: PredicateKey, rhs: PredicateKey) -> Predicate {
+    public static func <= (lhs: PredicateKey, rhs: PredicateKey) -> FetchPredicate {
         lhs.compare(.lessThanOrEqualTo, rhs.expression)
     }
 
     /// `key > otherKey`.
-    public static func > (lhs: PredicateKey, rhs: PredicateKey) -> Predicate {
+    public static func > (lhs: PredicateKey, rhs: PredicateKey) -> FetchPredicate {
         lhs.compare(.greaterThan, rhs.expression)
     }
 
     /// `key >= otherKey`.
-    public static func >= (lhs: PredicateKey, rhs: PredicateKey) -> Predicate {
+    public static func >= (lhs: PredicateKey, rhs: PredicateKey) -> FetchPredicate {
         lhs.compare(.greaterThanOrEqualTo, rhs.expression)
     }
 }
 
-extension Predicate {
+extension FetchPredicate {
     /// A key path to compare: `.key("price") < 5`, `.key("unit.name") == "kg"`.
     public static func key(_ keyPath: String) -> PredicateKey {
         PredicateKey(keyPath)

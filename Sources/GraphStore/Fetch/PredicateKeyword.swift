@@ -3,15 +3,35 @@
 
 /// A reserved word of the predicate format language.
 enum PredicateKeyword: String, CaseIterable {
-    case and = "AND", or = "OR", not = "NOT"
-    case between = "BETWEEN", `in` = "IN", beginsWith = "BEGINSWITH", endsWith = "ENDSWITH"
-    case contains = "CONTAINS", like = "LIKE"
-    case truePredicate = "TRUEPREDICATE", falsePredicate = "FALSEPREDICATE"
-    case `true` = "TRUE", yes = "YES", `false` = "FALSE", no = "NO", `nil` = "NIL", null = "NULL"
-    case `self` = "SELF", cast = "CAST"
+    case and = "AND"
+    case or = "OR"
+    case not = "NOT"
+    case between = "BETWEEN"
+    case `in` = "IN"
+    case beginsWith = "BEGINSWITH"
+    case endsWith = "ENDSWITH"
+    case contains = "CONTAINS"
+    case like = "LIKE"
+    case truePredicate = "TRUEPREDICATE"
+    case falsePredicate = "FALSEPREDICATE"
+    case `true` = "TRUE"
+    case yes = "YES"
+    case `false` = "FALSE"
+    case no = "NO"
+    case `nil` = "NIL"
+    case null = "NULL"
+    case `self` = "SELF"
+    case cast = "CAST"
     // Reserved by NSPredicate for collection queries; not operators here yet.
-    case any = "ANY", all = "ALL", none = "NONE", some = "SOME", subquery = "SUBQUERY", matches = "MATCHES"
-    case first = "FIRST", last = "LAST", size = "SIZE"
+    case any = "ANY"
+    case all = "ALL"
+    case none = "NONE"
+    case some = "SOME"
+    case subquery = "SUBQUERY"
+    case matches = "MATCHES"
+    case first = "FIRST"
+    case last = "LAST"
+    case size = "SIZE"
 
     private static let byUppercasedName = Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })
 
@@ -19,6 +39,14 @@ enum PredicateKeyword: String, CaseIterable {
     init?(word: String) {
         guard let keyword = Self.byUppercasedName[word.uppercased()] else { return nil }
         self = keyword
+    }
+
+    /// Whether the keyword belongs to the NSPredicate language but is not supported yet.
+    var isUnsupported: Bool {
+        switch self {
+        case .any, .all, .none, .some, .subquery, .matches, .first, .last, .size: true
+        default: false
+        }
     }
 
     /// The comparison operator a keyword spells, if it spells one.

@@ -8,14 +8,13 @@
 //                 | CAST '(' literal ',' "type" ')'
 // Invariants: `%@` and `%K` consume the arguments left to right, and every argument must be used;
 // errors carry the character offset of the token where the problem was found.
-import Foundation
 
-extension Predicate {
+extension FetchPredicate {
     /// Parses an NSPredicate-style format string, replacing `%@` (a value) and `%K` (a key path)
     /// with `arguments` in order.
     ///
     /// ```swift
-    /// let predicate = try Predicate(format: "%K BEGINSWITH[cd] %@ AND quantity BETWEEN {20, 35}", "name", "apf")
+    /// let predicate = try FetchPredicate(format: "%K BEGINSWITH[cd] %@ AND quantity BETWEEN {20, 35}", "name", "apf")
     /// ```
     ///
     /// - Throws: ``PredicateSyntaxError`` with the offset of the problem.
@@ -33,7 +32,7 @@ extension Predicate {
     }
 }
 
-/// Parses tokens into a ``Predicate``.
+/// Parses tokens into a ``FetchPredicate``.
 struct PredicateParser {
     private let tokens: [PredicateToken]
     private let arguments: [any PredicateArgument]
@@ -46,7 +45,7 @@ struct PredicateParser {
     }
 
     /// The whole predicate; every token and argument must be used.
-    mutating func parse() throws -> Predicate {
+    mutating func parse() throws -> FetchPredicate {
         let predicate = try parseOr()
         guard current.kind == .end else { throw error("unexpected '\(current.text)'") }
         guard argumentIndex == arguments.count else {
@@ -79,25 +78,31 @@ struct PredicateParser {
         return error("expected \(what) after '\(previous.text)'")
     }
 
+    /// "ANY is not supported yet" for reserved words of features to come; "… is not supported
+    /// here" for keywords out of place.
+    private func unsupported(_ keyword: PredicateKeyword) -> PredicateSyntaxError {
+        error("\(keyword.rawValue) is not supported \(keyword.isUnsupported ? "yet" : "here")")
+    }
+
     private mutating func expect(_ character: Character) throws {
         guard accept(.punctuation(character)) else { throw expected("'\(character)'") }
     }
 
     // MARK: - Predicates
 
-    private mutating func parseOr() throws -> Predicate {
+    private mutating func parseOr() throws -> FetchPredicate {
         var elements = [try parseAnd()]
         while accept(.keyword(.or)) { elements.append(try parseAnd()) }
         return elements.count == 1 ? elements[0] : .or(elements)
     }
 
-    private mutating func parseAnd() throws -> Predicate {
+    private mutating func parseAnd() throws -> FetchPredicate {
         var elements = [try parseUnary()]
         while accept(.keyword(.and)) { elements.append(try parseUnary()) }
         return elements.count == 1 ? elements[0] : .and(elements)
     }
 
-    private mutating func parseUnary() throws -> Predicate {
+    private mutating func parseUnary() throws -> FetchPredicate {
         switch current.kind {
         case .keyword(.not):
             advance()
@@ -120,15 +125,13 @@ struct PredicateParser {
         }
     }
 
-    private mutating func parseComparison() throws -> Predicate {
+    private mutating func parseComparison() throws -> FetchPredicate {
         let lhs = try parseExpression()
         let comparisonOperator: ComparisonOperator
         switch current.kind {
         case .comparison(let symbol): comparisonOperator = symbol
         case .keyword(let keyword):
-            guard let keywordOperator = keyword.comparisonOperator else {
-                throw error("\(keyword.rawValue) is not supported here")
-            }
+            guard let keywordOperator = keyword.comparisonOperator else { throw unsupported(keyword) }
             comparisonOperator = keywordOperator
         default:
             throw expected("an operator")
@@ -160,7 +163,7 @@ struct PredicateParser {
 
     // MARK: - Expressions
 
-    private mutating func parseExpression() throws -> PredicateExpression {
+    private mutating func parseExpression() throws -> FetchExpression {
         let token = current
         switch token.kind {
         case .identifier(let key):
@@ -168,7 +171,7 @@ struct PredicateParser {
             return .keyPath(try parseKeyPath(startingWith: key))
         case .keyword(.self):
             advance()
-            return .keyPath(PredicateExpression.selfKeyPath)
+            return .keyPath(FetchExpression.selfKeyPath)
         case .keyword(.true), .keyword(.yes):
             advance()
             return .constant(.value(.boolean(true)))
@@ -207,6 +210,8 @@ struct PredicateParser {
         case .punctuation("{"):
             advance()
             return .aggregate(try parseAggregateElements())
+        case .keyword(let keyword) where keyword.isUnsupported:
+            throw unsupported(keyword)
         default:
             throw expected("a value")
         }
@@ -224,8 +229,8 @@ struct PredicateParser {
     }
 
     /// The elements of `{…}`; the brace has been read.
-    private mutating func parseAggregateElements() throws -> [PredicateExpression] {
-        var elements: [PredicateExpression] = []
+    private mutating func parseAggregateElements() throws -> [FetchExpression] {
+        var elements: [FetchExpression] = []
         if accept(.punctuation("}")) { return elements }
         repeat {
             elements.append(try parseExpression())

@@ -4,7 +4,7 @@
 ///
 /// ```swift
 /// do {
-///     _ = try Predicate(format: "quantity < ")
+///     _ = try FetchPredicate(format: "quantity < ")
 /// } catch let error as PredicateSyntaxError {
 ///     print(error)          // expected a value after '<' at 11
 ///     error.offset          // 11: characters from the start of the format string

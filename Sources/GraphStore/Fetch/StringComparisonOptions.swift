@@ -5,7 +5,7 @@
 /// How string comparisons treat case and diacritics: NSPredicate's `[c]`, `[d]` and `[cd]`.
 ///
 /// ```swift
-/// let predicate = Predicate.key("name").beginsWith("apf", options: [.caseInsensitive, .diacriticInsensitive])
+/// let predicate = FetchPredicate.key("name").beginsWith("apf", options: [.caseInsensitive, .diacriticInsensitive])
 /// predicate.description   // name BEGINSWITH[cd] "apf"
 /// ```
 public struct StringComparisonOptions: OptionSet, Sendable, Hashable {

@@ -83,7 +83,9 @@ struct ModelResolver {
         if relationship.isTransient { return .transient }
         if !relationship.isToMany { return .foreignKey(column: relationship.name) }
         if let inverse, !inverse.relationship.isToMany {
-            let order = relationship.isOrdered ? RelationshipStorageRules.orderColumn(forInverse: inverse.relationship.name) : nil
+            let order =
+                relationship.isOrdered
+                ? RelationshipStorageRules.orderColumn(forInverse: inverse.relationship.name) : nil
             return .inverseForeignKey(column: inverse.relationship.name, orderColumn: order)
         }
         if RelationshipStorageRules.ownsJoinTable(relationship, entity: declaringEntity, inverse: inverse) {
@@ -93,7 +95,8 @@ struct ModelResolver {
         }
         // The inverse owns the join table: read it from the other end.
         let owner = inverse?.relationship
-        let table = RelationshipStorageRules.joinTableName(entity: inverse?.entity ?? "", relationship: owner?.name ?? "")
+        let table = RelationshipStorageRules.joinTableName(
+            entity: inverse?.entity ?? "", relationship: owner?.name ?? "")
         let order: String? = relationship.isOrdered ? "inverse_position" : nil
         return .joinTable(table: table, sourceColumn: "dst", destinationColumn: "src", orderColumn: order)
     }

@@ -40,7 +40,8 @@ struct ModelValidator {
     private mutating func checkEntityNames() {
         for entity in entities {
             if !Self.isIdentifier(entity.name) {
-                report(entity.name, nil, "entity name must be letters, digits and underscores, not starting with a digit")
+                report(
+                    entity.name, nil, "entity name must be letters, digits and underscores, not starting with a digit")
             } else if entity.name.lowercased().hasPrefix("seedkit_") {
                 report(entity.name, nil, "entity names starting with seedkit_ are reserved for the store")
             }
@@ -92,12 +93,16 @@ struct ModelValidator {
         var seen: Set<String> = []
         for name in lineage(of: entity).flatMap({ $0.attributes.map(\.name) + $0.relationships.map(\.name) }) {
             if !seen.insert(name).inserted {
-                report(entity.name, name, "duplicate property name (properties are unique across an entity and its ancestors)")
+                report(
+                    entity.name, name,
+                    "duplicate property name (properties are unique across an entity and its ancestors)")
             }
         }
         for name in entity.attributes.map(\.name) + entity.relationships.map(\.name) {
             if !Self.isIdentifier(name) {
-                report(entity.name, name, "property name must be letters, digits and underscores, not starting with a digit")
+                report(
+                    entity.name, name,
+                    "property name must be letters, digits and underscores, not starting with a digit")
             } else if Self.reservedNames.contains(name.lowercased()) {
                 report(entity.name, name, "'\(name)' is reserved for the store's own columns (pk, ent, opt)")
             }
@@ -126,7 +131,9 @@ struct ModelValidator {
         if relationship.minCount < 0 || relationship.maxCount < 0 {
             report(entity.name, name, "minimum and maximum counts cannot be negative")
         } else if relationship.maxCount > 0 && relationship.minCount > relationship.maxCount {
-            report(entity.name, name, "minimum count \(relationship.minCount) exceeds maximum count \(relationship.maxCount)")
+            report(
+                entity.name, name,
+                "minimum count \(relationship.minCount) exceeds maximum count \(relationship.maxCount)")
         }
         guard let inverseName = relationship.inverse else { return }
         guard let inverse = allRelationships(of: destination).first(where: { $0.name == inverseName }) else {
@@ -135,9 +142,13 @@ struct ModelValidator {
         }
         let pointsBack = lineage(of: entity).contains { $0.name == inverse.destination }
         if !pointsBack || (inverse.inverse != nil && inverse.inverse != name) {
-            report(entity.name, name, "inverse '\(destination.name).\(inverseName)' does not point back to '\(entity.name).\(name)'")
+            report(
+                entity.name, name,
+                "inverse '\(destination.name).\(inverseName)' does not point back to '\(entity.name).\(name)'")
         } else if inverse.inverse == nil {
-            report(entity.name, name, "inverse '\(destination.name).\(inverseName)' names no inverse; both sides must name each other")
+            report(
+                entity.name, name,
+                "inverse '\(destination.name).\(inverseName)' names no inverse; both sides must name each other")
         }
         if relationship.isTransient != inverse.isTransient {
             report(entity.name, name, "a relationship and its inverse must both be transient or both stored")
@@ -145,7 +156,8 @@ struct ModelValidator {
     }
 
     private mutating func checkUniqueConstraints(of entity: EntityDescription) {
-        let attributes = Dictionary(allAttributes(of: entity).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let attributes = Dictionary(
+            allAttributes(of: entity).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         for constraint in entity.uniqueConstraints {
             let label = "unique constraint [" + constraint.joined(separator: ", ") + "]"
             if constraint.isEmpty {
@@ -167,7 +179,8 @@ struct ModelValidator {
     }
 
     private mutating func checkIndexes(of entity: EntityDescription) {
-        let attributes = Dictionary(allAttributes(of: entity).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let attributes = Dictionary(
+            allAttributes(of: entity).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         let toOnes = Set(allRelationships(of: entity).filter { !$0.isToMany && !$0.isTransient }.map(\.name))
         var names: Set<String> = []
         for index in entity.indexes {
@@ -183,7 +196,9 @@ struct ModelValidator {
                         report(entity.name, index.name, "'\(element.property)' is transient and cannot be indexed")
                     }
                 } else if !toOnes.contains(element.property) {
-                    report(entity.name, index.name, "'\(element.property)' is not an attribute or a stored to-one relationship")
+                    report(
+                        entity.name, index.name,
+                        "'\(element.property)' is not an attribute or a stored to-one relationship")
                 }
             }
         }
@@ -225,10 +240,14 @@ struct ModelValidator {
             let tree = entities.filter { lineage(of: $0).first?.name == root.name }
             for entity in tree {
                 for attribute in entity.attributes where !attribute.isTransient {
-                    claim(attribute.name, meaning: "attribute \(entity.name).\(attribute.name) \(attribute.type.sqlType)", in: &columns, root: root.name, declaredBy: entity.name)
+                    claim(
+                        attribute.name, meaning: "attribute \(entity.name).\(attribute.name) \(attribute.type.sqlType)",
+                        in: &columns, root: root.name, declaredBy: entity.name)
                 }
                 for relationship in entity.relationships where !relationship.isToMany && !relationship.isTransient {
-                    claim(relationship.name, meaning: "to-one \(entity.name).\(relationship.name)", in: &columns, root: root.name, declaredBy: entity.name)
+                    claim(
+                        relationship.name, meaning: "to-one \(entity.name).\(relationship.name)", in: &columns,
+                        root: root.name, declaredBy: entity.name)
                 }
             }
             for entity in entities {
@@ -238,19 +257,25 @@ struct ModelValidator {
                         lineage(of: destination).first?.name == root.name
                     else { continue }
                     let column = RelationshipStorageRules.orderColumn(forInverse: inverse.name)
-                    claim(column, meaning: "position of \(entity.name).\(relationship.name)", in: &columns, root: root.name, declaredBy: entity.name)
+                    claim(
+                        column, meaning: "position of \(entity.name).\(relationship.name)", in: &columns,
+                        root: root.name, declaredBy: entity.name)
                 }
             }
         }
     }
 
-    private mutating func claim(_ column: String, meaning: String, in columns: inout [String: String], root: String, declaredBy entity: String) {
+    private mutating func claim(
+        _ column: String, meaning: String, in columns: inout [String: String], root: String, declaredBy entity: String
+    ) {
         let key = column.lowercased()
         if let existing = columns[key] {
-            let sameAttributeType = existing.hasPrefix("attribute ") && meaning.hasPrefix("attribute ")
+            let sameAttributeType =
+                existing.hasPrefix("attribute ") && meaning.hasPrefix("attribute ")
                 && existing.split(separator: " ").last == meaning.split(separator: " ").last
             if !sameAttributeType {
-                report(entity, column, "column '\(column)' of table '\(root)' is used by both \(existing) and \(meaning)")
+                report(
+                    entity, column, "column '\(column)' of table '\(root)' is used by both \(existing) and \(meaning)")
             }
         } else {
             columns[key] = meaning
@@ -271,9 +296,12 @@ struct ModelValidator {
 
     /// Whether `name` is a non-empty ASCII identifier.
     static func isIdentifier(_ name: String) -> Bool {
-        guard let first = name.utf8.first, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else { return false }
+        guard let first = name.utf8.first, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else {
+            return false
+        }
         return name.utf8.allSatisfy { byte in
-            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
                 || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "_")
         }
     }

@@ -30,7 +30,8 @@ extension ModelFile {
     /// The model file as sorted-key JSON (compact unless `pretty`): stable bytes for equal models.
     public func jsonData(pretty: Bool = false) throws -> Data {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting =
+            pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
         return try encoder.encode(self)
     }
 }

@@ -39,13 +39,18 @@ extension ModelFile.EntityEntry {
     init(_ declaration: EntityDescription) {
         parent = declaration.parent
         abstract = declaration.isAbstract ? true : nil
-        attributes = declaration.attributes.isEmpty
-            ? nil : Dictionary(uniqueKeysWithValues: declaration.attributes.map { ($0.name, ModelFile.AttributeEntry($0)) })
-        relationships = declaration.relationships.isEmpty
+        attributes =
+            declaration.attributes.isEmpty
             ? nil
-            : Dictionary(uniqueKeysWithValues: declaration.relationships.map { ($0.name, ModelFile.RelationshipEntry($0)) })
+            : Dictionary(uniqueKeysWithValues: declaration.attributes.map { ($0.name, ModelFile.AttributeEntry($0)) })
+        relationships =
+            declaration.relationships.isEmpty
+            ? nil
+            : Dictionary(
+                uniqueKeysWithValues: declaration.relationships.map { ($0.name, ModelFile.RelationshipEntry($0)) })
         unique = declaration.uniqueConstraints.isEmpty ? nil : declaration.uniqueConstraints
-        indexes = declaration.indexes.isEmpty
+        indexes =
+            declaration.indexes.isEmpty
             ? nil
             : Dictionary(
                 declaration.indexes.map { index in
@@ -63,7 +68,9 @@ extension ModelFile.EntityEntry {
                 problems.append(ModelProblem(entity: name, property: attributeName, message: "\(error)"))
             }
         }
-        declaration.relationships = (relationships ?? [:]).sorted { $0.key < $1.key }.map { $0.value.declaration(named: $0.key) }
+        declaration.relationships = (relationships ?? [:]).sorted { $0.key < $1.key }.map {
+            $0.value.declaration(named: $0.key)
+        }
         declaration.uniqueConstraints = unique ?? []
         declaration.indexes = (indexes ?? [:]).sorted { $0.key < $1.key }.map { indexName, elements in
             IndexDescription(

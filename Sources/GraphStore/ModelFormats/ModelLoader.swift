@@ -22,7 +22,9 @@ public enum ModelLoader {
             do {
                 text = try String(contentsOf: url, encoding: .utf8)
             } catch {
-                throw ModelError(source: path, problems: [ModelProblem(message: "cannot read the file: \(error.localizedDescription)")])
+                throw ModelError(
+                    source: path,
+                    problems: [ModelProblem(message: "cannot read the file: \(error.localizedDescription)")])
             }
             let syntax: ModelFile.Syntax = url.pathExtension.lowercased() == "json" ? .json : .yaml
             return try ModelFile.parse(text, syntax: syntax, source: path).objectModel(source: path)
@@ -32,7 +34,12 @@ public enum ModelLoader {
             }
             throw ModelError(
                 source: path,
-                problems: [ModelProblem(message: "unknown model format (expected .xcdatamodeld, .xcdatamodel, contents, .json, .yaml or .yml)")])
+                problems: [
+                    ModelProblem(
+                        message:
+                            "unknown model format (expected .xcdatamodeld, .xcdatamodel, contents, .json, .yaml or .yml)"
+                    )
+                ])
         }
     }
 }

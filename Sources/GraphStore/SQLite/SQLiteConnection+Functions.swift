@@ -11,7 +11,8 @@ extension SQLiteConnection {
     /// always give the same result, so SQLite may use it in indexes and factor calls out.
     ///
     /// `body` runs on this connection's thread, during the statement that calls it. An error it
-    /// throws makes the statement fail with its description as SQLite's message.
+    /// throws makes the statement fail with its description as SQLite's message. The connection
+    /// keeps `body` until it closes, so capture the connection itself `unowned` (or `weak`) in it.
     ///
     /// ```swift
     /// try connection.registerFunction(name: "regexp", argumentCount: 2) { arguments in
@@ -46,7 +47,8 @@ extension SQLiteConnection {
             })
         guard code == SQLITE_OK else {
             let error = SQLiteError(connection: database, resultCode: code)
-            throw SQLiteError(extendedCode: error.extendedCode, message: "\(error.message) (function \(name))")
+            throw SQLiteError(
+                extendedCode: error.extendedCode, message: "\(error.message) (function \(name))")
         }
     }
 }
@@ -75,7 +77,8 @@ private final class SQLiteFunctionBox {
                     return
                 }
                 let start = UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self)
-                sqlite3_result_text64(context, start, UInt64(bytes.count), csqlite_transient(), UInt8(SQLITE_UTF8))
+                sqlite3_result_text64(
+                    context, start, UInt64(bytes.count), csqlite_transient(), UInt8(SQLITE_UTF8))
             }
         case .blob(let bytes):
             bytes.withUnsafeBytes { buffer in

@@ -25,7 +25,8 @@ extension SQLiteConnection {
         let sql = "PRAGMA journal_mode = " + mode.rawValue
         let letters = UInt8(ascii: "a")...UInt8(ascii: "z")
         guard !mode.rawValue.isEmpty, mode.rawValue.utf8.allSatisfy(letters.contains) else {
-            throw SQLiteError(extendedCode: SQLITE_MISUSE, message: "invalid journal mode '\(mode)'", sql: sql)
+            throw SQLiteError(
+                extendedCode: SQLITE_MISUSE, message: "invalid journal mode '\(mode)'", sql: sql)
         }
         return try SQLiteJournalMode(rawValue: pragmaText(sql))
     }
@@ -68,7 +69,8 @@ extension SQLiteConnection {
         var checkpointedFrames: Int32 = -1
         let code = sqlite3_wal_checkpoint_v2(database, nil, mode.code, &logFrames, &checkpointedFrames)
         guard code == SQLITE_OK else { throw SQLiteError(connection: database, resultCode: code) }
-        return SQLiteCheckpointResult(logFrameCount: logFrames, checkpointedFrameCount: checkpointedFrames)
+        return SQLiteCheckpointResult(
+            logFrameCount: logFrames, checkpointedFrameCount: checkpointedFrames)
     }
 
     /// The text of the first column of the first row of a pragma statement ("" when no row).

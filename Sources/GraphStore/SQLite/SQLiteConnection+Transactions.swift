@@ -28,7 +28,9 @@ extension SQLiteConnection {
     ///     return names.count
     /// }
     /// ```
-    public func transaction<T>(_ kind: SQLiteTransactionKind = .deferred, _ body: () throws -> T) throws -> T {
+    public func transaction<T>(_ kind: SQLiteTransactionKind = .deferred, _ body: () throws -> T)
+        throws -> T
+    {
         try cachedStatement(kind.beginSQL).execute()
         let result: T
         do {

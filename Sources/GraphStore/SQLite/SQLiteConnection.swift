@@ -89,7 +89,8 @@ public final class SQLiteConnection {
     /// ```
     public static func inMemory(name: String? = nil) throws -> SQLiteConnection {
         guard let name else { return try SQLiteConnection(path: ":memory:", mode: .readWriteCreate) }
-        return try SQLiteConnection(path: "file:/\(percentEncoded(name))?vfs=memdb", mode: .readWriteCreate)
+        return try SQLiteConnection(
+            path: "file:/\(percentEncoded(name))?vfs=memdb", mode: .readWriteCreate)
     }
 
     deinit {
@@ -124,7 +125,9 @@ public final class SQLiteConnection {
     public func execute(_ sql: String) throws {
         let database = try openDatabase(for: sql)
         let code = sqlite3_exec(database, sql, nil, nil, nil)
-        guard code == SQLITE_OK else { throw SQLiteError(connection: database, resultCode: code, sql: sql) }
+        guard code == SQLITE_OK else {
+            throw SQLiteError(connection: database, resultCode: code, sql: sql)
+        }
     }
 
     /// Compiles one statement. Throws when the SQL is invalid, empty, or holds more than one
@@ -207,7 +210,8 @@ public final class SQLiteConnection {
     public var busyTimeout: Double {
         didSet {
             let milliseconds = (max(0, busyTimeout) * 1000).rounded()
-            sqlite3_busy_timeout(liveDatabase, milliseconds < Double(Int32.max) ? Int32(milliseconds) : Int32.max)
+            sqlite3_busy_timeout(
+                liveDatabase, milliseconds < Double(Int32.max) ? Int32(milliseconds) : Int32.max)
         }
     }
 
@@ -216,7 +220,7 @@ public final class SQLiteConnection {
     /// this connection. Does nothing when no statement runs.
     ///
     /// ```swift
-    /// try connection.registerFunction(name: "stop_here", argumentCount: 0) { _ in
+    /// try connection.registerFunction(name: "stop_here", argumentCount: 0) { [unowned connection] _ in
     ///     connection.interrupt()
     ///     return .null
     /// }
@@ -236,7 +240,8 @@ public final class SQLiteConnection {
     /// The open handle, or a SQLITE_MISUSE error naming `sql`.
     func openDatabase(for sql: String?) throws -> OpaquePointer {
         guard let database else {
-            throw SQLiteError(extendedCode: SQLITE_MISUSE, message: "the connection is closed: \(path)", sql: sql)
+            throw SQLiteError(
+                extendedCode: SQLITE_MISUSE, message: "the connection is closed: \(path)", sql: sql)
         }
         return database
     }
@@ -251,15 +256,19 @@ public final class SQLiteConnection {
             guard let base = bytes.baseAddress, !bytes.isEmpty else { return SQLITE_OK }
             let start = UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self)
             var tail: UnsafePointer<CChar>?
-            let code = sqlite3_prepare_v3(database, start, Int32(clamping: bytes.count), flags, &statement, &tail)
+            let code = sqlite3_prepare_v3(
+                database, start, Int32(clamping: bytes.count), flags, &statement, &tail)
             if code == SQLITE_OK, let tail {
                 extraStatement = Self.holdsStatement(database, from: tail, to: start + bytes.count)
             }
             return code
         }
-        guard code == SQLITE_OK else { throw SQLiteError(connection: database, resultCode: code, sql: sql) }
+        guard code == SQLITE_OK else {
+            throw SQLiteError(connection: database, resultCode: code, sql: sql)
+        }
         guard let statement else {
-            throw SQLiteError(extendedCode: SQLITE_MISUSE, message: "no SQL statement to prepare", sql: sql)
+            throw SQLiteError(
+                extendedCode: SQLITE_MISUSE, message: "no SQL statement to prepare", sql: sql)
         }
         guard !extraStatement else {
             sqlite3_finalize(statement)
@@ -276,7 +285,9 @@ public final class SQLiteConnection {
         _ database: OpaquePointer, from start: UnsafePointer<CChar>, to end: UnsafePointer<CChar>
     ) -> Bool {
         var cursor = start
-        while cursor < end, cursor.pointee == 0x20 || cursor.pointee == 0x3B || (0x09...0x0D).contains(cursor.pointee) {
+        while cursor < end,
+            cursor.pointee == 0x20 || cursor.pointee == 0x3B || (0x09...0x0D).contains(cursor.pointee)
+        {
             cursor += 1
         }
         guard cursor < end else { return false }
@@ -294,7 +305,8 @@ public final class SQLiteConnection {
         for byte in name.utf8 {
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+                UInt8(ascii: "_"),
                 UInt8(ascii: "~"):
                 bytes.append(byte)
             default:

@@ -121,7 +121,8 @@ public struct SQLiteFunctionArguments {
 
     /// The `sqlite3_value*` of argument `index`.
     private func value(_ index: Int) -> OpaquePointer? {
-        precondition(index >= 0 && index < count, "SQL function argument \(index) out of range 0..<\(count)")
+        precondition(
+            index >= 0 && index < count, "SQL function argument \(index) out of range 0..<\(count)")
         return values?[index]
     }
 }

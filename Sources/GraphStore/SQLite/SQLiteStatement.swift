@@ -333,11 +333,14 @@ public final class SQLiteStatement {
     /// ```swift
     /// let isDraft = statement.withText(1) { $0.starts(with: "draft:".utf8) }
     /// ```
-    public func withText<R>(_ column: Int32, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    public func withText<R>(_ column: Int32, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows
+        -> R
+    {
         guard let base = sqlite3_column_text(handle, column) else {
             return try body(UnsafeRawBufferPointer(start: nil, count: 0))
         }
-        return try body(UnsafeRawBufferPointer(start: base, count: Int(sqlite3_column_bytes(handle, column))))
+        return try body(
+            UnsafeRawBufferPointer(start: base, count: Int(sqlite3_column_bytes(handle, column))))
     }
 
     /// Calls `body` with the bytes of the 0-based result `column` read as a blob, without copying
@@ -346,11 +349,14 @@ public final class SQLiteStatement {
     /// ```swift
     /// let checksum = statement.withBlob(3) { SHA256Hasher.hexDigest(of: $0) }
     /// ```
-    public func withBlob<R>(_ column: Int32, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    public func withBlob<R>(_ column: Int32, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows
+        -> R
+    {
         guard let base = sqlite3_column_blob(handle, column) else {
             return try body(UnsafeRawBufferPointer(start: nil, count: 0))
         }
-        return try body(UnsafeRawBufferPointer(start: base, count: Int(sqlite3_column_bytes(handle, column))))
+        return try body(
+            UnsafeRawBufferPointer(start: base, count: Int(sqlite3_column_bytes(handle, column))))
     }
 
     /// The 0-based result `column` as bytes (empty for NULL).
@@ -383,7 +389,8 @@ public final class SQLiteStatement {
             return sqlite3_bind_text64(handle, index, "", 0, csqlite_transient(), UInt8(SQLITE_UTF8))
         }
         return sqlite3_bind_text64(
-            handle, index, base.assumingMemoryBound(to: CChar.self), UInt64(bytes.count), csqlite_transient(),
+            handle, index, base.assumingMemoryBound(to: CChar.self), UInt64(bytes.count),
+            csqlite_transient(),
             UInt8(SQLITE_UTF8))
     }
 
@@ -398,6 +405,7 @@ public final class SQLiteStatement {
         guard pendingBindError == nil else { return }
         let error = SQLiteError(connection: connection, resultCode: code)
         pendingBindError = SQLiteError(
-            extendedCode: error.extendedCode, message: "\(error.message) (binding parameter \(index))", sql: sql)
+            extendedCode: error.extendedCode, message: "\(error.message) (binding parameter \(index))",
+            sql: sql)
     }
 }

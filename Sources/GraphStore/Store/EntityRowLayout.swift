@@ -40,14 +40,19 @@ public struct EntityRowLayout: Sendable {
         let quotedTable = SQLiteIdentifier.quote(entity.tableName)
         let data = Self.dataColumns(of: entity, attributes: storedAttributes, foreignKeys: self.foreignKeys)
         let insertColumns = ["pk", "ent", "opt"] + data
-        insertSQL = "INSERT INTO \(quotedTable)(" + insertColumns.joined(separator: ", ") + ") VALUES ("
+        insertSQL =
+            "INSERT INTO \(quotedTable)(" + insertColumns.joined(separator: ", ") + ") VALUES ("
             + Array(repeating: "?", count: insertColumns.count).joined(separator: ", ") + ")"
-        updateSQL = "UPDATE \(quotedTable) SET " + (["opt"] + data).map { "\($0) = ?" }.joined(separator: ", ")
+        updateSQL =
+            "UPDATE \(quotedTable) SET " + (["opt"] + data).map { "\($0) = ?" }.joined(separator: ", ")
             + " WHERE pk = ?"
         deleteSQL = "DELETE FROM \(quotedTable) WHERE pk = ?"
-        selectSQL = "SELECT " + (["opt"] + data + Self.destinationEntityColumns(
-            of: entity, foreignKeys: self.foreignKeys, needsEntity: foreignKeyNeedsEntity, model: model, alias: nil)
-        ).joined(separator: ", ") + " FROM \(quotedTable) WHERE pk = ?"
+        selectSQL =
+            "SELECT "
+            + (["opt"] + data
+            + Self.destinationEntityColumns(
+                of: entity, foreignKeys: self.foreignKeys, needsEntity: foreignKeyNeedsEntity, model: model, alias: nil))
+            .joined(separator: ", ") + " FROM \(quotedTable) WHERE pk = ?"
     }
 
     /// The quoted data columns, attributes then foreign keys.

@@ -18,7 +18,8 @@ enum MetadataTable {
     /// Sets each key to its value, or removes it when the value is nil.
     static func write(_ values: [String: String?], on connection: SQLiteConnection) throws {
         let upsert = try connection.cachedStatement(
-            "INSERT INTO seedkit_metadata(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value")
+            "INSERT INTO seedkit_metadata(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value"
+        )
         let delete = try connection.cachedStatement("DELETE FROM seedkit_metadata WHERE key = ?")
         for (key, value) in values.sorted(by: { $0.key < $1.key }) {
             if let value {

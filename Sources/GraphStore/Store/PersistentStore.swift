@@ -30,7 +30,8 @@ public final class PersistentStore: Sendable {
     private let anchor: Mutex<SQLiteConnection?>
 
     private init(
-        location: StoreLocation, identifier: UUID, model: ObjectModel, options: StoreOptions, anchor: sending SQLiteConnection?
+        location: StoreLocation, identifier: UUID, model: ObjectModel, options: StoreOptions,
+        anchor: sending SQLiteConnection?
     ) {
         self.location = location
         self.identifier = identifier
@@ -147,13 +148,15 @@ public final class PersistentStore: Sendable {
         }
         do {
             let identifier = metadata.storeUUID.flatMap(UUID.init(uuidString:)) ?? UUID()
-            return try finishOpening(at: path, identifier: identifier, model: model ?? storedModel.get(), options: options)
+            return try finishOpening(
+                at: path, identifier: identifier, model: model ?? storedModel.get(), options: options)
         } catch let error as ModelError {
             throw StoreError(.unreadableModel(error.description), path: path)
         }
     }
 
-    private static func finishOpening(at path: String, identifier: UUID, model: ObjectModel, options: StoreOptions) throws
+    private static func finishOpening(at path: String, identifier: UUID, model: ObjectModel, options: StoreOptions)
+        throws
         -> PersistentStore
     {
         if !options.readOnly && options.writeAheadLog {
@@ -162,7 +165,8 @@ public final class PersistentStore: Sendable {
             _ = try sqlite(path) { try connection.setJournalMode("WAL") }
             connection.close()
         }
-        return PersistentStore(location: .file(path), identifier: identifier, model: model, options: options, anchor: nil)
+        return PersistentStore(
+            location: .file(path), identifier: identifier, model: model, options: options, anchor: nil)
     }
 
     private static func create(at path: String, model: ObjectModel, options: StoreOptions) throws -> PersistentStore {
@@ -178,7 +182,8 @@ public final class PersistentStore: Sendable {
             try? FileManager.default.removeItem(atPath: path)
             throw error
         }
-        return PersistentStore(location: .file(path), identifier: identifier, model: model, options: options, anchor: nil)
+        return PersistentStore(
+            location: .file(path), identifier: identifier, model: model, options: options, anchor: nil)
     }
 
     /// Creates the schema and writes the initial metadata in one transaction.

@@ -46,7 +46,8 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         case .notAStore: reason = "not a SeedKit store"
         case .unsupportedFormat(let version): reason = "store format \(version) is newer than this SeedKit supports"
         case .incompatibleModel(let differences):
-            reason = "incompatible model: " + differences.prefix(10).joined(separator: "; ")
+            reason =
+                "incompatible model: " + differences.prefix(10).joined(separator: "; ")
                 + (differences.count > 10 ? "; … (\(differences.count) differences)" : "")
         case .missingModel: reason = "a new store needs a model"
         case .unreadableModel(let message): reason = "the store's model cannot be read: \(message)"

@@ -39,11 +39,13 @@ struct StoreSchema {
         }
         for entity in model.entities {
             let table = entity.tableName
-            let kindFilter = entity.isRoot ? nil : "ent IN (" + entity.kindStoreIDs.map(String.init).joined(separator: ", ") + ")"
+            let kindFilter =
+                entity.isRoot ? nil : "ent IN (" + entity.kindStoreIDs.map(String.init).joined(separator: ", ") + ")"
             if entity.isRoot && !entity.subentityIndices.isEmpty {
                 add("idx_\(table)_ent", table: table, columns: ["ent"])
             }
-            for attribute in entity.attributes where attribute.declaringEntity == entity.name && attribute.declaration.isIndexed {
+            for attribute in entity.attributes
+            where attribute.declaringEntity == entity.name && attribute.declaration.isIndexed {
                 add("idx_\(table)_\(attribute.columnName)", table: table, columns: [quote(attribute.columnName)])
             }
             for relationship in entity.relationships where relationship.declaringEntity == entity.name {
@@ -98,7 +100,8 @@ struct StoreSchema {
     }
 
     private func entityTableStatement(_ root: Entity) -> String {
-        let definitions = ["pk INTEGER PRIMARY KEY", "ent INTEGER NOT NULL", "opt INTEGER NOT NULL"]
+        let definitions =
+            ["pk INTEGER PRIMARY KEY", "ent INTEGER NOT NULL", "opt INTEGER NOT NULL"]
             + columns(ofTableFor: root).map { "\(quote($0.name)) \($0.type)" }
         return "CREATE TABLE \(quote(root.tableName))(" + definitions.joined(separator: ", ") + ")"
     }

@@ -44,8 +44,11 @@ extension SQLiteStatement {
         case .uuid:
             let bytes = blob(column)
             guard bytes.count == 16 else { return UUID(uuidString: string(column)).map(AttributeValue.uuid) }
-            let uuid = UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                                   bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+            let uuid = UUID(
+                uuid: (
+                    bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                    bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+                ))
             return .uuid(uuid)
         case .uri: return URL(string: string(column)).map(AttributeValue.uri)
         }

@@ -17,10 +17,13 @@
 public struct SHA256Hasher: Sendable {
     /// The eight 32-bit chaining values H0…H7.
     private var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
-        0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19
+        0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab,
+        0x5be0_cd19
     )
     /// Bytes of an incomplete block, waiting for more input (64 bytes of storage).
-    private var pending: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+    private var pending: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (
+        0, 0, 0, 0, 0, 0, 0, 0
+    )
     /// How many bytes of `pending` are in use (0..<64).
     private var pendingCount = 0
     /// The total message length so far, in bytes.
@@ -49,13 +52,16 @@ public struct SHA256Hasher: Sendable {
             let taken = min(64 - pendingCount, bytes.count)
             let start = pendingCount
             withUnsafeMutableBytes(of: &pending) { buffer in
-                buffer.baseAddress.unsafelyUnwrapped.advanced(by: start).copyMemory(from: base, byteCount: taken)
+                buffer.baseAddress.unsafelyUnwrapped.advanced(by: start).copyMemory(
+                    from: base, byteCount: taken)
             }
             pendingCount += taken
             offset = taken
             guard pendingCount == 64 else { return }
             let block = pending
-            withUnsafeBytes(of: block) { Self.compress(&state, blocks: $0.baseAddress.unsafelyUnwrapped, count: 1) }
+            withUnsafeBytes(of: block) {
+                Self.compress(&state, blocks: $0.baseAddress.unsafelyUnwrapped, count: 1)
+            }
             pendingCount = 0
         }
         let wholeBlocks = (bytes.count - offset) / 64
@@ -81,7 +87,9 @@ public struct SHA256Hasher: Sendable {
     public mutating func update(_ bytes: some Sequence<UInt8>) {
         let done: Void? = bytes.withContiguousStorageIfAvailable { update(UnsafeRawBufferPointer($0)) }
         guard done == nil else { return }
-        var chunk: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+        var chunk: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (
+            0, 0, 0, 0, 0, 0, 0, 0
+        )
         var count = 0
         for byte in bytes {
             withUnsafeMutableBytes(of: &chunk) { $0[count] = byte }
@@ -113,16 +121,22 @@ public struct SHA256Hasher: Sendable {
         var copy = self
         let bitLength = length &* 8
         // Padding: 0x80, zeros up to 56 mod 64, then the length in bits, big-endian.
-        var tail: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
-            UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var tail:
+            (
+                UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+                UInt64, UInt64,
+                UInt64, UInt64, UInt64
+            ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         let padding = (pendingCount < 56 ? 56 : 120) - pendingCount
         withUnsafeMutableBytes(of: &tail) { buffer in
             buffer[0] = 0x80
             withUnsafeBytes(of: bitLength.bigEndian) { buffer[padding..<padding + 8].copyBytes(from: $0) }
         }
         withUnsafeBytes(of: tail) { copy.update(UnsafeRawBufferPointer(rebasing: $0[0..<padding + 8])) }
-        let words = [copy.state.0, copy.state.1, copy.state.2, copy.state.3,
-                     copy.state.4, copy.state.5, copy.state.6, copy.state.7]
+        let words = [
+            copy.state.0, copy.state.1, copy.state.2, copy.state.3,
+            copy.state.4, copy.state.5, copy.state.6, copy.state.7,
+        ]
         var digest: [UInt8] = []
         digest.reserveCapacity(32)
         for word in words {
@@ -191,14 +205,22 @@ public struct SHA256Hasher: Sendable {
 
     /// The round constants K0…K63 (FIPS 180-4 §4.2.2).
     private static let roundConstants: [UInt32] = [
-        0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5,
-        0xd807_aa98, 0x1283_5b01, 0x2431_85be, 0x550c_7dc3, 0x72be_5d74, 0x80de_b1fe, 0x9bdc_06a7, 0xc19b_f174,
-        0xe49b_69c1, 0xefbe_4786, 0x0fc1_9dc6, 0x240c_a1cc, 0x2de9_2c6f, 0x4a74_84aa, 0x5cb0_a9dc, 0x76f9_88da,
-        0x983e_5152, 0xa831_c66d, 0xb003_27c8, 0xbf59_7fc7, 0xc6e0_0bf3, 0xd5a7_9147, 0x06ca_6351, 0x1429_2967,
-        0x27b7_0a85, 0x2e1b_2138, 0x4d2c_6dfc, 0x5338_0d13, 0x650a_7354, 0x766a_0abb, 0x81c2_c92e, 0x9272_2c85,
-        0xa2bf_e8a1, 0xa81a_664b, 0xc24b_8b70, 0xc76c_51a3, 0xd192_e819, 0xd699_0624, 0xf40e_3585, 0x106a_a070,
-        0x19a4_c116, 0x1e37_6c08, 0x2748_774c, 0x34b0_bcb5, 0x391c_0cb3, 0x4ed8_aa4a, 0x5b9c_ca4f, 0x682e_6ff3,
-        0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7, 0xc671_78f2,
+        0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4,
+        0xab1c_5ed5,
+        0xd807_aa98, 0x1283_5b01, 0x2431_85be, 0x550c_7dc3, 0x72be_5d74, 0x80de_b1fe, 0x9bdc_06a7,
+        0xc19b_f174,
+        0xe49b_69c1, 0xefbe_4786, 0x0fc1_9dc6, 0x240c_a1cc, 0x2de9_2c6f, 0x4a74_84aa, 0x5cb0_a9dc,
+        0x76f9_88da,
+        0x983e_5152, 0xa831_c66d, 0xb003_27c8, 0xbf59_7fc7, 0xc6e0_0bf3, 0xd5a7_9147, 0x06ca_6351,
+        0x1429_2967,
+        0x27b7_0a85, 0x2e1b_2138, 0x4d2c_6dfc, 0x5338_0d13, 0x650a_7354, 0x766a_0abb, 0x81c2_c92e,
+        0x9272_2c85,
+        0xa2bf_e8a1, 0xa81a_664b, 0xc24b_8b70, 0xc76c_51a3, 0xd192_e819, 0xd699_0624, 0xf40e_3585,
+        0x106a_a070,
+        0x19a4_c116, 0x1e37_6c08, 0x2748_774c, 0x34b0_bcb5, 0x391c_0cb3, 0x4ed8_aa4a, 0x5b9c_ca4f,
+        0x682e_6ff3,
+        0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7,
+        0xc671_78f2,
     ]
 
     /// Runs the compression function over `count` consecutive 64-byte blocks at `blocks`.
@@ -219,8 +241,8 @@ public struct SHA256Hasher: Sendable {
                     for t in 16..<64 {
                         let x = w[t &- 15]
                         let y = w[t &- 2]
-                        let s0 = rotate(x, 7) ^ rotate(x, 18) ^ (x >> 3)
-                        let s1 = rotate(y, 17) ^ rotate(y, 19) ^ (y >> 10)
+                        let s0 = rotate(x, 7) ^ rotate(x, 18) ^ (x &>> 3)
+                        let s1 = rotate(y, 17) ^ rotate(y, 19) ^ (y &>> 10)
                         w[t] = w[t &- 16] &+ s0 &+ w[t &- 7] &+ s1
                     }
                     var a = h0
@@ -265,6 +287,6 @@ public struct SHA256Hasher: Sendable {
     /// `value` rotated right by `amount` bits.
     @inline(__always)
     private static func rotate(_ value: UInt32, _ amount: UInt32) -> UInt32 {
-        (value >> amount) | (value << (32 &- amount))
+        (value &>> amount) | (value &<< (32 &- amount))
     }
 }

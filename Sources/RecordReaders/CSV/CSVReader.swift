@@ -20,10 +20,6 @@ public struct CSVReader: RecordReader {
     var lines = LineTracker()
     let dialect: CSVOptions
     let limits: ReaderLimits
-    /// Bytes that end an unquoted field: delimiter, quote, CR, LF.
-    let unquotedStops: ByteTable
-    /// Bytes that interrupt a quoted field: quote, CR, LF.
-    let quotedStops: ByteTable
     /// The field count every row must have (header's, or the first row's).
     var expectedFieldCount: Int?
     var columns: CSVColumns?
@@ -46,11 +42,6 @@ public struct CSVReader: RecordReader {
         input = try ByteInput(source, chunkSize: options.chunkSize)
         self.dialect = dialect
         limits = options.limits
-        let cr = UInt8(ascii: "\r")
-        let lf = UInt8(ascii: "\n")
-        let quote = dialect.quote.map { [$0] } ?? []
-        unquotedStops = ByteTable(marking: [dialect.delimiter, cr, lf] + quote)
-        quotedStops = ByteTable(marking: [cr, lf] + quote)
         try skipByteOrderMark()
         if dialect.hasHeader { try readHeader() }
     }
@@ -78,6 +69,7 @@ public struct CSVReader: RecordReader {
     }
 
     private mutating func readHeader() throws(RecordReaderError) {
+        builder.prepareForWriting()
         guard try readRow(recordNumber: 0) else {
             columns = CSVColumns(names: [])
             return
@@ -91,6 +83,7 @@ public struct CSVReader: RecordReader {
     /// The next row, or `nil` at the end of the input.
     public mutating func next() throws(RecordReaderError) -> Record? {
         guard !isFinished else { return nil }
+        builder.prepareForWriting()
         do {
             guard try readRow(recordNumber: recordsRead + 1) else {
                 isFinished = true

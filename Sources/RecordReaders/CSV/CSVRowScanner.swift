@@ -1,7 +1,7 @@
 // CSVRowScanner: the hot loop of CSVReader — scans one row into the record builder.
 //
 // Unquoted fields are copied span by span between stop bytes (delimiter, quote, CR, LF)
-// found through a lookup table; quoted fields are copied between quotes, a doubled quote
+// found eight bytes at a time (ByteScanner); quoted fields are copied between quotes, a doubled quote
 // becoming one. A field or row may cross any number of chunk boundaries: spans are appended
 // as they are found and scanning resumes after a refill. Errors point at the offending byte
 // (quote in an unquoted field, text after a closing quote), the opening quote (unterminated
@@ -26,7 +26,7 @@ extension CSVReader {
         var end = (line: 0, column: 0, offset: 0)
         while true {
             let terminator = try readField(recordNumber: recordNumber)
-            if builder.nodes.count > limits.maxValuesPerRecord {
+            if builder.nodeCount > limits.maxValuesPerRecord {
                 throw error(
                     .limit, "more than \(limits.maxValuesPerRecord) fields in a row", at: builder.nodes[0],
                     recordNumber: recordNumber)
@@ -62,10 +62,7 @@ extension CSVReader {
         var flags: UInt8 = 0
         let terminator: UInt8?
         let sizes = SizeCheck(
-            field: Node(
-                kind: .field, line: Int32(truncatingIfNeeded: line),
-                column: Int32(truncatingIfNeeded: column), offset: fieldOffset),
-            fieldStart: valueStart, recordNumber: recordNumber)
+            line: line, column: column, offset: fieldOffset, fieldStart: valueStart, recordNumber: recordNumber)
         if let quote = dialect.quote, try input.peek() == quote {
             flags = Node.quotedFlag
             terminator = try scanQuoted(quote: quote, sizes: sizes)
@@ -83,7 +80,9 @@ extension CSVReader {
 
     /// Where the current field started, for size-limit errors.
     private struct SizeCheck {
-        let field: Node
+        let line: Int
+        let column: Int
+        let offset: Int
         let fieldStart: Int
         let recordNumber: Int
     }
@@ -91,12 +90,16 @@ extension CSVReader {
     @inline(__always)
     private func checkSizes(_ sizes: SizeCheck) throws(RecordReaderError) {
         let total = builder.byteCount
-        if total - sizes.fieldStart > limits.maxFieldSize {
-            throw error(
-                .limit, "field longer than \(limits.maxFieldSize) bytes", at: sizes.field,
-                recordNumber: sizes.recordNumber)
+        let fieldOver = total - sizes.fieldStart > limits.maxFieldSize
+        let recordOver = total > limits.maxRecordSize
+        // When one append crosses both limits, the one crossed at the earlier byte is
+        // reported, so the error does not depend on how the input was chunked.
+        if fieldOver && (!recordOver || sizes.fieldStart + limits.maxFieldSize <= limits.maxRecordSize) {
+            throw RecordReaderError(
+                .limit, "field longer than \(limits.maxFieldSize) bytes", file: input.name, line: sizes.line,
+                column: sizes.column, byteOffset: sizes.offset, recordNumber: sizes.recordNumber)
         }
-        if total > limits.maxRecordSize {
+        if recordOver {
             throw error(
                 .limit, "row longer than \(limits.maxRecordSize) bytes", at: builder.nodes[0],
                 recordNumber: sizes.recordNumber)
@@ -104,13 +107,14 @@ extension CSVReader {
     }
 
     private mutating func scanUnquoted(sizes: SizeCheck) throws(RecordReaderError) -> UInt8? {
-        let stops = unquotedStops.pointer
+        let delimiter = dialect.delimiter
+        let quote = dialect.quote ?? lineFeed
         while true {
             let base = input.base
             let limit = input.limit
             let start = input.position
-            var cursor = start
-            while cursor < limit, stops[Int(base[cursor])] == 0 { cursor &+= 1 }
+            let cursor = ByteScanner.firstIndex(
+                of: delimiter, quote, carriageReturn, lineFeed, in: base, from: start, to: limit)
             if cursor > start {
                 builder.append(base + start, count: cursor - start)
                 input.position = cursor
@@ -132,13 +136,12 @@ extension CSVReader {
     private mutating func scanQuoted(quote: UInt8, sizes: SizeCheck) throws(RecordReaderError) -> UInt8? {
         let open = (line: lines.line, column: lines.column(of: input.offset), offset: input.offset)
         input.position += 1
-        let stops = quotedStops.pointer
         while true {
             let base = input.base
             let limit = input.limit
             let start = input.position
-            var cursor = start
-            while cursor < limit, stops[Int(base[cursor])] == 0 { cursor &+= 1 }
+            let cursor = ByteScanner.firstIndex(
+                of: quote, carriageReturn, lineFeed, lineFeed, in: base, from: start, to: limit)
             if cursor > start {
                 builder.append(base + start, count: cursor - start)
                 input.position = cursor
@@ -178,7 +181,7 @@ extension CSVReader {
     private mutating func checkFieldCount(
         recordNumber: Int, end: (line: Int, column: Int, offset: Int)
     ) throws(RecordReaderError) {
-        let count = builder.nodes.count - 1
+        let count = builder.nodeCount - 1
         guard let expected = expectedFieldCount else {
             expectedFieldCount = count
             return
@@ -200,12 +203,11 @@ extension CSVReader {
     /// the field's start in quoted ones).
     private func checkUTF8(recordNumber: Int) throws(RecordReaderError) {
         guard
-            let bad = builder.bytes.withUnsafeBufferPointer({
-                UTF8Validation.firstInvalidIndex(in: $0)
-            })
+            let bad = builder.withBytes({ UTF8Validation.firstInvalidIndex(in: $0) })
         else { return }
-        for field in builder.nodes.dropFirst()
-        where Int(field.valueStart) + Int(field.valueCount) > bad {
+        for index in 1..<builder.nodeCount
+        where Int(builder.nodes[index].valueStart) + Int(builder.nodes[index].valueCount) > bad {
+            let field = builder.nodes[index]
             let shift = field.flags & Node.quotedFlag == 0 ? bad - Int(field.valueStart) : 0
             throw RecordReaderError(
                 .encoding, "invalid UTF-8", file: input.name, line: Int(field.line),

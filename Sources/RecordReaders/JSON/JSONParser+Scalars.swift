@@ -11,13 +11,11 @@ extension JSONParser {
         let start = node(.string, name: (0, -1))
         let valueStart = builder.byteCount
         input.position += 1
-        let stops = stringStops.pointer
         while true {
             let base = input.base
             let limit = input.limit
             let first = input.position
-            var cursor = first
-            while cursor < limit, stops[Int(base[cursor])] == 0 { cursor &+= 1 }
+            let cursor = ByteScanner.firstJSONStringStop(in: base, from: first, to: limit)
             if cursor > first {
                 builder.append(base + first, count: cursor - first)
                 input.position = cursor
@@ -41,7 +39,7 @@ extension JSONParser {
             throw errorHere(.syntax, "unescaped control character in string")
         }
         let count = builder.byteCount - valueStart
-        let valid = builder.bytes.withUnsafeBufferPointer {
+        let valid = builder.withBytes {
             UTF8Validation.isValid(UnsafeBufferPointer(rebasing: $0[valueStart...]))
         }
         if !valid { throw error(.encoding, "invalid UTF-8 in string", at: start) }
@@ -147,7 +145,7 @@ extension JSONParser {
             if cursor < limit { break }
             if !(try input.refill()) { break }
         }
-        let problem = builder.bytes.withUnsafeBufferPointer {
+        let problem = builder.withBytes {
             JSONParser.numberGrammarError(UnsafeBufferPointer(rebasing: $0[valueStart...]))
         }
         if let (index, reason) = problem { throw error(.syntax, reason, at: startOffset + index) }

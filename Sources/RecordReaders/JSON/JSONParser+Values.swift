@@ -89,7 +89,7 @@ extension JSONParser {
         let key = try parseString()
         try expectColon()
         if !store {
-            builder.bytes.removeSubrange(mark...)
+            builder.truncateBytes(to: mark)
             return (0, -1)
         }
         return key
@@ -108,14 +108,14 @@ extension JSONParser {
             try appendNode(leaf, isLeaf: true, first: first)
             try checkRecordSize(start: first)
         } else {
-            builder.bytes.removeSubrange(mark...)
+            builder.truncateBytes(to: mark)
         }
     }
 
     @inline(__always)
     @discardableResult
     private mutating func appendNode(_ entry: Node, isLeaf: Bool, first: Node) throws(RecordReaderError) -> Int32 {
-        if builder.nodes.count >= limits.maxValuesPerRecord {
+        if builder.nodeCount >= limits.maxValuesPerRecord {
             throw error(.limit, "more than \(limits.maxValuesPerRecord) values in a record", at: first)
         }
         return builder.appendNode(entry, isLeaf: isLeaf)

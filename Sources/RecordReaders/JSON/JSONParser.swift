@@ -21,8 +21,6 @@ struct JSONParser {
     var recordNumber = 1
     /// Open containers of the value being parsed (reused between values).
     var frames: [Frame] = []
-    /// Bytes that interrupt a string: quote, backslash and control characters.
-    let stringStops = ByteTable(marking: Array(0..<0x20) + [UInt8(ascii: "\""), UInt8(ascii: "\\")])
 
     /// An open object or array of the value being parsed.
     struct Frame {

@@ -68,6 +68,7 @@ public struct JSONReader: RecordReader {
 
     /// The next record, or `nil` at the end of the document.
     public mutating func next() throws(RecordReaderError) -> Record? {
+        parser.builder.prepareForWriting()
         do {
             return try advance()
         } catch {
@@ -193,13 +194,13 @@ public struct JSONReader: RecordReader {
             let key = try parser.parseMemberName(store: true, afterComma: afterComma)
             let matches: Bool
             if case .key(let wanted) = path.steps[container.level] {
-                matches = parser.builder.bytes.withUnsafeBufferPointer { bytes in
+                matches = parser.builder.withBytes { bytes in
                     bytes[Int(key.start)..<Int(key.start + key.count)].elementsEqual(wanted)
                 }
             } else {
                 matches = false
             }
-            parser.builder.bytes.removeSubrange(mark...)
+            parser.builder.truncateBytes(to: mark)
             phase = .value(level: matches ? container.level + 1 : nil, path: .key(container.level))
             return
         }

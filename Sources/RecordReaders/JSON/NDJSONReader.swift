@@ -27,6 +27,7 @@ public struct NDJSONReader: RecordReader {
     /// The record on the next non-blank line, or `nil` at the end of the input.
     public mutating func next() throws(RecordReaderError) -> Record? {
         guard !isFinished else { return nil }
+        parser.builder.prepareForWriting()
         do {
             return try readLine()
         } catch {

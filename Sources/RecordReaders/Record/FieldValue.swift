@@ -13,16 +13,18 @@
 /// if let location = record[locationPath]?.record { print(location[aislePath]?.string ?? "") }
 /// ```
 public struct FieldValue: Sendable {
-    let storage: RecordStorage
+    private let shared: SharedStorage
     let node: Int32
     /// The matched nodes when a path matched more than one.
     let matches: [Int32]?
 
     init(storage: RecordStorage, node: Int32, matches: [Int32]? = nil) {
-        self.storage = storage
+        self.shared = SharedStorage(storage: storage)
         self.node = node
         self.matches = matches
     }
+
+    var storage: RecordStorage { shared.storage }
 
     private var entry: Node { storage.nodes[Int(node)] }
 

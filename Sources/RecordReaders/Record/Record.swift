@@ -16,13 +16,15 @@
 /// }
 /// ```
 public struct Record: Sendable {
-    let storage: RecordStorage
+    private let shared: SharedStorage
     let root: Int32
 
     init(storage: RecordStorage, root: Int32 = 0) {
-        self.storage = storage
+        self.shared = SharedStorage(storage: storage)
         self.root = root
     }
+
+    var storage: RecordStorage { shared.storage }
 
     /// Where the record starts, with its record number and JSON or XML path.
     public var position: SourcePosition { storage.position(of: root) }

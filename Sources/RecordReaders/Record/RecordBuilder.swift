@@ -1,60 +1,144 @@
 // RecordBuilder: the reusable scratch space in which a reader assembles one record.
-// Readers append bytes and nodes while parsing, then `finish` copies them into exact-size
-// arrays owned by a new RecordStorage and clears the scratch, keeping its capacity.
-// Invariants: open containers have `end == 0` until closed; `bytes.count` never exceeds the
-// record size limit the reader checks (always below Int32.max).
+//
+// Bytes and nodes go into raw buffers (a plain memcpy per append, no per-call Array
+// overhead); `finish` copies them into one RecordStorage allocation and empties the scratch,
+// keeping its capacity. The buffers belong to a ScratchMemory object; the builder caches
+// their addresses. A reader calls `prepareForWriting` at the start of every call that may
+// write (its `next`, its header read): the builder then becomes the memory's only owner
+// (cloning it if a copy of the reader shares it), and stays so for the whole call because
+// the call has exclusive access to the reader — so a copied reader can never write into, or
+// free, memory another copy uses, and appends need no per-call check.
+// Invariants: open containers have `end == 0` until closed; byteCount and nodeCount stay
+// below Int32.max (readers check their size limits, which are capped below it).
+
+/// Owns a builder's raw buffers.
+final class ScratchMemory {
+    var bytes: UnsafeMutablePointer<UInt8>
+    var byteCapacity: Int
+    var nodes: UnsafeMutablePointer<Node>
+    var nodeCapacity: Int
+
+    init(byteCapacity: Int, nodeCapacity: Int) {
+        self.byteCapacity = byteCapacity
+        self.nodeCapacity = nodeCapacity
+        bytes = .allocate(capacity: byteCapacity)
+        nodes = .allocate(capacity: nodeCapacity)
+    }
+
+    deinit {
+        bytes.deallocate()
+        nodes.deallocate()
+    }
+}
 
 /// Assembles the bytes and node table of one record.
 struct RecordBuilder {
-    var bytes: [UInt8] = []
-    var nodes: [Node] = []
+    private var memory = ScratchMemory(byteCapacity: 4096, nodeCapacity: 64)
+    /// The bytes appended so far: `bytes[0 ..< byteCount]`.
+    private(set) var bytes: UnsafeMutablePointer<UInt8>
+    private(set) var byteCount = 0
+    /// The nodes appended so far: `nodes[0 ..< nodeCount]` (elements may be updated in place).
+    private(set) var nodes: UnsafeMutablePointer<Node>
+    private(set) var nodeCount = 0
 
     init() {
-        bytes.reserveCapacity(4096)
-        nodes.reserveCapacity(64)
+        bytes = memory.bytes
+        nodes = memory.nodes
     }
 
-    /// Number of bytes appended so far.
-    var byteCount: Int { bytes.count }
+    /// Makes this builder the only owner of its memory; call before a series of writes.
+    @inline(__always)
+    mutating func prepareForWriting() {
+        if !isKnownUniquelyReferenced(&memory) { cloneMemory() }
+    }
+
+    private mutating func cloneMemory() {
+        let copy = ScratchMemory(byteCapacity: memory.byteCapacity, nodeCapacity: memory.nodeCapacity)
+        copy.bytes.update(from: bytes, count: byteCount)
+        copy.nodes.update(from: nodes, count: nodeCount)
+        memory = copy
+        bytes = copy.bytes
+        nodes = copy.nodes
+    }
 
     /// Empties the scratch, keeping its capacity.
     mutating func reset() {
-        bytes.removeAll(keepingCapacity: true)
-        nodes.removeAll(keepingCapacity: true)
+        byteCount = 0
+        nodeCount = 0
+    }
+
+    /// Drops the bytes after the first `count`.
+    @inline(__always)
+    mutating func truncateBytes(to count: Int) {
+        byteCount = min(count, byteCount)
+    }
+
+    /// Calls `body` with every byte appended so far.
+    @inline(__always)
+    func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try body(UnsafeBufferPointer(start: bytes, count: byteCount))
     }
 
     /// Appends `count` bytes from `pointer`.
     @inline(__always)
     mutating func append(_ pointer: UnsafePointer<UInt8>, count: Int) {
-        bytes.append(contentsOf: UnsafeBufferPointer(start: pointer, count: count))
+        if byteCount + count > memory.byteCapacity { growBytes(to: byteCount + count) }
+        (bytes + byteCount).update(from: pointer, count: count)
+        byteCount += count
     }
 
     /// Appends one byte.
     @inline(__always)
     mutating func append(_ byte: UInt8) {
-        bytes.append(byte)
+        if byteCount == memory.byteCapacity { growBytes(to: byteCount + 1) }
+        bytes[byteCount] = byte
+        byteCount += 1
     }
 
     /// Appends a node and returns its index; a leaf's `end` is set, a container's is left open.
+    @inline(__always)
     @discardableResult
     mutating func appendNode(_ node: Node, isLeaf: Bool = true) -> Int32 {
-        var node = node
-        let index = Int32(truncatingIfNeeded: nodes.count)
-        node.end = isLeaf ? index + 1 : 0
-        nodes.append(node)
+        if nodeCount == memory.nodeCapacity { growNodes() }
+        let index = Int32(truncatingIfNeeded: nodeCount)
+        (nodes + nodeCount).initialize(to: node)
+        nodes[nodeCount].end = isLeaf ? index + 1 : 0
+        nodeCount += 1
         return index
     }
 
     /// Closes the container at `index`: its subtree ends at the last node appended.
     @inline(__always)
     mutating func close(_ index: Int32) {
-        nodes[Int(index)].end = Int32(truncatingIfNeeded: nodes.count)
+        nodes[Int(index)].end = Int32(truncatingIfNeeded: nodeCount)
     }
 
     /// Copies the record out into an immutable storage and clears the scratch.
     mutating func finish(context: RecordContext) -> RecordStorage {
-        let storage = RecordStorage(bytes: Array(bytes), nodes: Array(nodes), context: context)
+        let storage = RecordStorage.make(
+            nodes: UnsafeBufferPointer(start: nodes, count: nodeCount),
+            bytes: UnsafeBufferPointer(start: bytes, count: byteCount), context: context)
         reset()
         return storage
+    }
+
+    private mutating func growBytes(to needed: Int) {
+        let capacity = max(needed, memory.byteCapacity * 2)
+        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        grown.update(from: bytes, count: byteCount)
+        memory.bytes.deallocate()
+        memory.bytes = grown
+        memory.byteCapacity = capacity
+        bytes = grown
+    }
+
+    private mutating func growNodes() {
+        let capacity = memory.nodeCapacity * 2
+        let grown = UnsafeMutablePointer<Node>.allocate(capacity: capacity)
+        grown.update(from: nodes, count: nodeCount)
+        memory.nodes.deallocate()
+        memory.nodes = grown
+        memory.nodeCapacity = capacity
+        nodes = grown
     }
 }

@@ -1,6 +1,11 @@
 // RecordStorage: the immutable, shared backing of one record and every value taken from it.
-// One byte buffer holds all names and values; one node table holds the tree (see Node.swift).
-// Invariant: never mutated after creation, so it is shared freely across threads.
+//
+// One allocation per record: a ManagedBuffer whose header holds the counts and the record's
+// context, and whose tail holds the node table followed by the byte buffer that all names
+// and values point into (see Node.swift).
+// Invariant: never mutated after `make` returns, so it is shared freely across threads.
+// ManagedBuffer cannot be Sendable, so records hold it through SharedStorage, whose
+// `@unchecked Sendable` rests on that immutability.
 
 #if canImport(Glibc)
     import Glibc
@@ -32,16 +37,59 @@ struct RecordContext: Sendable {
     var columns: CSVColumns? = nil
 }
 
-/// The bytes, node table and context of one record.
-final class RecordStorage: Sendable {
-    let bytes: [UInt8]
-    let nodes: [Node]
-    let context: RecordContext
+/// A RecordStorage reference that crosses threads: the storage is never mutated after it is
+/// made (RecordBuilder.finish), so concurrent reads are safe.
+struct SharedStorage: @unchecked Sendable {
+    let storage: RecordStorage
+}
 
-    init(bytes: [UInt8], nodes: [Node], context: RecordContext) {
-        self.bytes = bytes
-        self.nodes = nodes
-        self.context = context
+/// The header of a record's storage.
+struct RecordHeader {
+    let nodeCount: Int
+    let byteCount: Int
+    let context: RecordContext
+}
+
+/// A read-only view of a record's node table.
+struct NodeTable {
+    let base: UnsafePointer<Node>
+    let count: Int
+
+    @inline(__always)
+    subscript(index: Int) -> Node {
+        precondition(index >= 0 && index < count, "node index out of range")
+        return base[index]
+    }
+}
+
+/// The nodes, bytes and context of one record, in one allocation.
+final class RecordStorage: ManagedBuffer<RecordHeader, Node> {
+    /// Copies `nodes` and `bytes` into a new storage.
+    static func make(
+        nodes: UnsafeBufferPointer<Node>, bytes: UnsafeBufferPointer<UInt8>, context: RecordContext
+    ) -> RecordStorage {
+        let stride = MemoryLayout<Node>.stride
+        let slots = nodes.count + (bytes.count + stride - 1) / stride
+        let buffer = create(minimumCapacity: max(slots, 1)) { _ in
+            RecordHeader(nodeCount: nodes.count, byteCount: bytes.count, context: context)
+        }
+        let storage = unsafeDowncast(buffer, to: RecordStorage.self)
+        storage.withUnsafeMutablePointerToElements { elements in
+            if let source = nodes.baseAddress { elements.initialize(from: source, count: nodes.count) }
+            if let source = bytes.baseAddress {
+                UnsafeMutableRawPointer(elements + nodes.count).copyMemory(from: source, byteCount: bytes.count)
+            }
+        }
+        return storage
+    }
+
+    /// The record's context.
+    var context: RecordContext { header.context }
+
+    /// The node table.
+    @inline(__always)
+    var nodes: NodeTable {
+        withUnsafeMutablePointerToElements { NodeTable(base: $0, count: header.nodeCount) }
     }
 
     /// Calls `body` with the bytes of `start ..< start + count`.
@@ -49,14 +97,16 @@ final class RecordStorage: Sendable {
     func withBytes<R>(
         start: Int32, count: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> R
     ) rethrows -> R {
-        try bytes.withUnsafeBufferPointer { all in
+        try withUnsafeMutablePointers { header, elements in
             let lower = Int(start)
-            let upper = lower + Int(max(count, 0))
-            return try body(UnsafeBufferPointer(rebasing: all[lower..<upper]))
+            let length = Int(max(count, 0))
+            precondition(lower >= 0 && lower + length <= header.pointee.byteCount, "byte range out of bounds")
+            let base = UnsafeRawPointer(elements + header.pointee.nodeCount).assumingMemoryBound(to: UInt8.self)
+            return try body(UnsafeBufferPointer(start: base + lower, count: length))
         }
     }
 
-    /// The name of `node` (key, element or attribute name) as a string.
+    /// The name of `node` (key, element or attribute name, CSV header name) as a string.
     func name(of node: Int32) -> String? {
         let entry = nodes[Int(node)]
         guard entry.hasName else {

@@ -127,9 +127,13 @@ struct XMLRecordAssembler {
     mutating func characters(_ bytes: UnsafePointer<xmlChar>, count: Int) {
         guard !failed, recordDepth > 0, count > 0, let start = textStarts.last else { return }
         text.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
-        if text.count - start > limits.maxFieldSize {
+        let recordSize = text.count + builder.byteCount
+        let fieldOver = text.count - start > limits.maxFieldSize
+        let recordOver = recordSize > limits.maxRecordSize
+        // The limit crossed at the earlier byte wins, whatever the size of this text event.
+        if fieldOver && (!recordOver || recordSize - (text.count - start) + limits.maxFieldSize <= limits.maxRecordSize) {
             fail(.limit, "element text longer than \(limits.maxFieldSize) bytes")
-        } else if text.count + builder.byteCount > limits.maxRecordSize {
+        } else if recordOver {
             fail(.limit, "record longer than \(limits.maxRecordSize) bytes")
         }
     }
@@ -254,7 +258,9 @@ struct XMLRecordAssembler {
     private mutating func closeElement() {
         guard let index = openElements.popLast(), let start = textStarts.popLast() else { return }
         let valueStart = builder.byteCount
-        builder.bytes.append(contentsOf: text[start...])
+        text.withUnsafeBufferPointer { all in
+            if let base = all.baseAddress { builder.append(base + start, count: all.count - start) }
+        }
         text.removeSubrange(start...)
         builder.nodes[Int(index)].valueStart = Int32(truncatingIfNeeded: valueStart)
         builder.nodes[Int(index)].valueCount = Int32(truncatingIfNeeded: builder.byteCount - valueStart)
@@ -270,7 +276,7 @@ struct XMLRecordAssembler {
     }
 
     private mutating func checkRecordSize() {
-        if builder.nodes.count > limits.maxValuesPerRecord {
+        if builder.nodeCount > limits.maxValuesPerRecord {
             fail(.limit, "more than \(limits.maxValuesPerRecord) values in a record")
         } else if builder.byteCount + text.count > limits.maxRecordSize {
             fail(.limit, "record longer than \(limits.maxRecordSize) bytes")

@@ -103,7 +103,9 @@ struct ModelSummary: Encodable {
             if entity.abstract { line += " (abstract)" }
             line += " — \(entity.attributes.count) attributes, \(entity.relationships.count) relationships"
             if !entity.uniqueConstraints.isEmpty {
-                line += ", unique " + entity.uniqueConstraints.map { "[" + $0.joined(separator: ", ") + "]" }.joined(separator: " ")
+                line +=
+                    ", unique "
+                    + entity.uniqueConstraints.map { "[" + $0.joined(separator: ", ") + "]" }.joined(separator: " ")
             }
             lines.append(line)
         }

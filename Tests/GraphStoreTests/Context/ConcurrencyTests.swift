@@ -34,7 +34,9 @@ import Testing
     }
 
     @Test func concurrentBackgroundContextsSaveIntoOneFileStore() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("seedkit-concurrent-\(UUID().uuidString).sqlite").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "seedkit-concurrent-\(UUID().uuidString).sqlite"
+        ).path
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
         let store = try PersistentStore.open(at: path, model: CatalogModel.build())
         try await withThrowingTaskGroup(of: Void.self) { group in

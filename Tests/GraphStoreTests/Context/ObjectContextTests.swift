@@ -78,7 +78,11 @@ import Testing
         _ = list
         let error = try #require(throws: ValidationError.self) { try context.save() }
         let described = Set(error.failures.map { "\($0.entity).\($0.key ?? "") \($0.rule)" })
-        #expect(described == ["Item.sku is required", "Item.name is required", "Item.price is below the minimum 0.0", "ShoppingList.code is required"])
+        #expect(
+            described == [
+                "Item.sku is required", "Item.name is required", "Item.price is below the minimum 0.0",
+                "ShoppingList.code is required",
+            ])
         #expect(context.hasChanges)
     }
 

@@ -41,12 +41,20 @@ import Testing
         #expect(item.attribute(named: "price")?.declaration.defaultValue == .decimal(Decimal(string: "12.50")!))
         #expect(item.attribute(named: "quantity")?.declaration.defaultValue == .integer(4))
         #expect(item.attribute(named: "quantity")?.declaration.validation.maximum == 1000)
-        #expect(item.attribute(named: "added")?.declaration.defaultValue == .date(Date(timeIntervalSince1970: 1_793_491_200)))
+        #expect(
+            item.attribute(named: "added")?.declaration.defaultValue
+                == .date(Date(timeIntervalSince1970: 1_793_491_200)))
         #expect(item.attribute(named: "photo")?.declaration.defaultValue == .binary(Data([1, 2, 3])))
-        #expect(item.attribute(named: "ident")?.declaration.defaultValue == .uuid(UUID(uuidString: "6BA7B810-9DAD-11D1-80B4-00C04FD430C8")!))
+        #expect(
+            item.attribute(named: "ident")?.declaration.defaultValue
+                == .uuid(UUID(uuidString: "6BA7B810-9DAD-11D1-80B4-00C04FD430C8")!))
         #expect(item.attribute(named: "name")?.isOptional == true)
         #expect(item.relationship(named: "unit")?.declaration.userInfo == ["relatedByAttribute": "name"])
-        #expect(item.indexes == [IndexDescription(name: "byName", elements: [IndexElement("name"), IndexElement("quantity", ascending: false)])])
+        #expect(
+            item.indexes == [
+                IndexDescription(
+                    name: "byName", elements: [IndexElement("name"), IndexElement("quantity", ascending: false)])
+            ])
         #expect(item.userInfo == ["mappedKeyName": "item"])
         #expect(model.entity(named: "Unit")?.relationship(named: "items")?.deleteRule == .deny)
         #expect(model.fetchRequestTemplate(named: "cheap")?.predicateFormat == "price < $LIMIT")
@@ -55,7 +63,8 @@ import Testing
     @Test func roundTripKeepsTheHash() throws {
         let model = try CatalogModel.build()
         let json = try ModelFile(model).jsonData()
-        let again = try ModelFile.parse(String(decoding: json, as: UTF8.self), syntax: .json, source: "round").objectModel()
+        let again = try ModelFile.parse(String(decoding: json, as: UTF8.self), syntax: .json, source: "round")
+            .objectModel()
         #expect(again.versionHash == model.versionHash)
         #expect(try ModelFile(again).jsonData() == json)
     }
@@ -67,7 +76,8 @@ import Testing
         }
         #expect(error.source == "bad.yaml")
         #expect(error.description.contains("entities.Item.attributes.price"))
-        let wrongDefault = "name: M\nentities:\n  Item:\n    attributes:\n      count: {type: integer16, default: \"x\"}\n"
+        let wrongDefault =
+            "name: M\nentities:\n  Item:\n    attributes:\n      count: {type: integer16, default: \"x\"}\n"
         let defaultError = try #require(throws: ModelError.self) {
             _ = try ModelFile.parse(wrongDefault, syntax: .yaml, source: "d.yaml").objectModel(source: "d.yaml")
         }

@@ -37,7 +37,9 @@ import Testing
         let changed = try ModelBuilder("M").entity("E") { $0.attribute("x", .string, optional: false) }.build()
         let unchanged = try ModelBuilder("M").entity("E") { $0.attribute("x", .string) }.build()
         let indexed = try ModelBuilder("M").entity("E") { $0.attribute("x", .string, indexed: true) }.build()
-        let unique = try ModelBuilder("M").entity("E") { e in e.attribute("x", .string); e.unique("x") }.build()
+        let unique = try ModelBuilder("M").entity("E") { e in
+            e.attribute("x", .string); e.unique("x")
+        }.build()
         let hashes = Set([changed, unchanged, indexed, unique].map(\.versionHash))
         #expect(hashes.count == 4)
     }
@@ -50,7 +52,10 @@ import Testing
             .build()
         let differences = ModelDifference.between(old, new)
         #expect(differences.count == 2)
-        #expect(differences.contains { $0.hasPrefix("Item.price: attribute price double") && $0.contains("→ attribute price string") })
+        #expect(
+            differences.contains {
+                $0.hasPrefix("Item.price: attribute price double") && $0.contains("→ attribute price string")
+            })
         #expect(differences.contains("Tag: entity added"))
     }
 }

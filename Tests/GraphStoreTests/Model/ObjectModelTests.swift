@@ -52,17 +52,27 @@ import Testing
         #expect(unitItems.storage == .inverseForeignKey(column: "unit", orderColumn: nil))
         #expect(unitItems.deleteRule == .deny)
         let tags = try #require(item.relationship(named: "tags"))
-        #expect(tags.storage == .joinTable(table: "Item_tags", sourceColumn: "src", destinationColumn: "dst", orderColumn: nil))
-        #expect(model.inverse(of: tags)?.storage == .joinTable(table: "Item_tags", sourceColumn: "dst", destinationColumn: "src", orderColumn: nil))
+        #expect(
+            tags.storage
+                == .joinTable(table: "Item_tags", sourceColumn: "src", destinationColumn: "dst", orderColumn: nil))
+        #expect(
+            model.inverse(of: tags)?.storage
+                == .joinTable(table: "Item_tags", sourceColumn: "dst", destinationColumn: "src", orderColumn: nil))
         let listItems = try #require(list.relationship(named: "items"))
         #expect(listItems.isOrdered)
-        #expect(listItems.storage == .joinTable(table: "ShoppingList_items", sourceColumn: "src", destinationColumn: "dst", orderColumn: "position"))
+        #expect(
+            listItems.storage
+                == .joinTable(
+                    table: "ShoppingList_items", sourceColumn: "src", destinationColumn: "dst", orderColumn: "position")
+        )
         #expect(model.inverse(of: listItems)?.name == "lists")
     }
 
     @Test func orderedToManyWithToOneInverseUsesPositionColumn() throws {
         let model = try ModelBuilder("Ordered")
-            .entity("Playlist") { $0.toMany("tracks", "Track", inverse: "playlist", ordered: true, deleteRule: .cascade) }
+            .entity("Playlist") {
+                $0.toMany("tracks", "Track", inverse: "playlist", ordered: true, deleteRule: .cascade)
+            }
             .entity("Track") { $0.toOne("playlist", "Playlist", inverse: "tracks") }
             .build()
         let tracks = try #require(model.entity(named: "Playlist")?.relationship(named: "tracks"))
@@ -106,7 +116,9 @@ import Testing
                 .build()
         }
         let messages = error.problems.map(\.description)
-        #expect(messages.contains("A.name: duplicate property name (properties are unique across an entity and its ancestors)"))
+        #expect(
+            messages.contains(
+                "A.name: duplicate property name (properties are unique across an entity and its ancestors)"))
         #expect(messages.contains { $0.hasPrefix("A.pk: 'pk' is reserved") })
         #expect(messages.contains("A.size: default value big (string) does not fit type integer16"))
         #expect(messages.contains("A.b: destination entity 'Missing' does not exist"))

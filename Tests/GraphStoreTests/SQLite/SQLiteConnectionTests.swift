@@ -53,7 +53,9 @@ struct SQLiteConnectionTests {
         }
         #expect(try count("kept", on: SQLiteConnection.inMemory(name: name)) == 0)
         anchor.close()
-        #expect(throws: SQLiteError.self) { try SQLiteConnection.inMemory(name: name).execute("SELECT * FROM kept") }
+        #expect(throws: SQLiteError.self) {
+            try SQLiteConnection.inMemory(name: name).execute("SELECT * FROM kept")
+        }
     }
 
     @Test func openModesOnFiles() throws {
@@ -95,7 +97,9 @@ struct SQLiteConnectionTests {
     @Test func prepareTakesExactlyOneStatement() throws {
         let connection = try SQLiteConnection.inMemory()
         _ = try connection.prepare("SELECT 1;  \n -- trailing comment\n ;")
-        let twoStatements = try #require(throws: SQLiteError.self) { try connection.prepare("SELECT 1; SELECT 2") }
+        let twoStatements = try #require(throws: SQLiteError.self) {
+            try connection.prepare("SELECT 1; SELECT 2")
+        }
         #expect(twoStatements.code == 21)  // SQLITE_MISUSE
         #expect(throws: SQLiteError.self) { try connection.prepare("  ") }
         #expect(throws: SQLiteError.self) { try connection.prepare("") }
@@ -248,8 +252,10 @@ struct SQLiteConnectionTests {
             guard let regex = try? Regex(pattern) else { throw BadPattern() }
             return .integer(arguments.string(1).contains(regex) ? 1 : 0)
         }
-        try connection.execute("CREATE TABLE t(name TEXT); INSERT INTO t VALUES ('Apple'), ('Avocado'), ('Banana')")
-        let select = try connection.prepare("SELECT group_concat(name) FROM t WHERE name REGEXP '^A.*o$'")
+        try connection.execute(
+            "CREATE TABLE t(name TEXT); INSERT INTO t VALUES ('Apple'), ('Avocado'), ('Banana')")
+        let select = try connection.prepare(
+            "SELECT group_concat(name) FROM t WHERE name REGEXP '^A.*o$'")
         #expect(try select.step())
         #expect(select.string(0) == "Avocado")
 
@@ -257,7 +263,8 @@ struct SQLiteConnectionTests {
         let error = try #require(throws: SQLiteError.self) { try failing.step() }
         #expect(error.message == "bad pattern")
 
-        try connection.registerFunction(name: "describe", argumentCount: -1, deterministic: false) { arguments in
+        try connection.registerFunction(name: "describe", argumentCount: -1, deterministic: false) {
+            arguments in
             var parts: [String] = []
             for index in 0..<arguments.count {
                 switch arguments[index] {
@@ -276,7 +283,8 @@ struct SQLiteConnectionTests {
 
         try connection.registerFunction(name: "echo", argumentCount: 1) { $0[0] }
         for (sql, expected) in [
-            ("SELECT echo(NULL)", SQLiteColumnType.null), ("SELECT echo(1)", .integer), ("SELECT echo(1.5)", .real),
+            ("SELECT echo(NULL)", SQLiteColumnType.null), ("SELECT echo(1)", .integer),
+            ("SELECT echo(1.5)", .real),
             ("SELECT echo('')", .text), ("SELECT echo(x'')", .blob),
         ] {
             let echo = try connection.prepare(sql)
@@ -298,12 +306,14 @@ struct SQLiteConnectionTests {
 
     @Test func interruptStopsTheRunningStatement() throws {
         let connection = try SQLiteConnection.inMemory()
-        try connection.registerFunction(name: "stop_here", argumentCount: 1, deterministic: false) { arguments in
+        try connection.registerFunction(name: "stop_here", argumentCount: 1, deterministic: false) {
+            [unowned connection] arguments in
             if arguments.int64(0) == 500 { connection.interrupt() }
             return .null
         }
         let statement = try connection.prepare(
-            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100000) SELECT count(stop_here(i)) FROM n")
+            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100000) SELECT count(stop_here(i)) FROM n"
+        )
         let error = try #require(throws: SQLiteError.self) { try statement.step() }
         #expect(error.isInterrupted)
         #expect(try connection.prepare("SELECT 1").step())  // later statements run again

@@ -32,7 +32,9 @@ struct SQLiteErrorTests {
         #expect(duplicateKey.isUniqueConstraintViolation)
         #expect(SQLiteError.name(of: duplicateKey.extendedCode) == "SQLITE_CONSTRAINT_PRIMARYKEY")
 
-        let notNull = try #require(throws: SQLiteError.self) { try connection.execute("INSERT INTO Item(sku) VALUES (NULL)") }
+        let notNull = try #require(throws: SQLiteError.self) {
+            try connection.execute("INSERT INTO Item(sku) VALUES (NULL)")
+        }
         #expect(notNull.isConstraintViolation)
         #expect(!notNull.isUniqueConstraintViolation)
         #expect(notNull.description.contains("SQLITE_CONSTRAINT_NOTNULL"))
@@ -44,7 +46,9 @@ struct SQLiteErrorTests {
         #expect(prepared.code == 1)
         #expect(prepared.sql == "SELEC 1")
         #expect(prepared.message.contains("syntax error"))
-        #expect(prepared.description.hasPrefix("SQLite error 1 (SQLITE_ERROR 1): near \"SELEC\": syntax error"))
+        #expect(
+            prepared.description.hasPrefix(
+                "SQLite error 1 (SQLITE_ERROR 1): near \"SELEC\": syntax error"))
         #expect(prepared.description.hasSuffix(" — in: SELEC 1"))
         let executed = try #require(throws: SQLiteError.self) {
             try connection.execute("CREATE TABLE t(x); INSERT INTO nowhere VALUES (1)")
@@ -59,7 +63,9 @@ struct SQLiteErrorTests {
         try SQLiteConnection(path: file.path, mode: .readWriteCreate).execute("CREATE TABLE t(x)")
         let reader = try SQLiteConnection(path: file.path, mode: .readOnly)
         #expect(reader.isReadOnly)
-        let error = try #require(throws: SQLiteError.self) { try reader.execute("INSERT INTO t VALUES (1)") }
+        let error = try #require(throws: SQLiteError.self) {
+            try reader.execute("INSERT INTO t VALUES (1)")
+        }
         #expect(error.isReadOnly)
         #expect(error.code == 8)
         #expect(!error.isConstraintViolation)
@@ -96,7 +102,9 @@ struct SQLiteErrorTests {
         defer { file.remove() }
         try Data(repeating: 0x41, count: 4096).write(to: URL(fileURLWithPath: file.path))
         let connection = try SQLiteConnection(path: file.path, mode: .readOnly)
-        let error = try #require(throws: SQLiteError.self) { try connection.execute("SELECT * FROM sqlite_master") }
+        let error = try #require(throws: SQLiteError.self) {
+            try connection.execute("SELECT * FROM sqlite_master")
+        }
         #expect(error.isNotADatabase)
         #expect(!error.isCorrupt)
     }

@@ -32,7 +32,8 @@ struct SQLiteStatementTests {
     @Test func integersRoundTrip() throws {
         let connection = try makeConnection()
         for value in [Int64.min, -1, 0, 1, Int64.max] {
-            let (type, read) = try roundTrip(connection, bind: { $0.bind(value, at: 1) }, read: { $0.int64(0) })
+            let (type, read) = try roundTrip(
+                connection, bind: { $0.bind(value, at: 1) }, read: { $0.int64(0) })
             #expect(type == .integer)
             #expect(read == value)
         }
@@ -51,12 +52,14 @@ struct SQLiteStatementTests {
             .leastNormalMagnitude, .infinity, -.infinity,
         ]
         for value in values {
-            let (type, read) = try roundTrip(connection, bind: { $0.bind(value, at: 1) }, read: { $0.double(0) })
+            let (type, read) = try roundTrip(
+                connection, bind: { $0.bind(value, at: 1) }, read: { $0.double(0) })
             #expect(type == .real)
             #expect(read == value)
         }
         // SQLite has no NaN: it stores NULL.
-        let (type, _) = try roundTrip(connection, bind: { $0.bind(Double.nan, at: 1) }, read: { $0.double(0) })
+        let (type, _) = try roundTrip(
+            connection, bind: { $0.bind(Double.nan, at: 1) }, read: { $0.double(0) })
         #expect(type == .null)
     }
 
@@ -81,17 +84,20 @@ struct SQLiteStatementTests {
             "quote \" and 'single' and , comma\nnewline", "embedded\u{0}nul",
         ]
         for text in texts {
-            let (type, read) = try roundTrip(connection, bind: { $0.bind(text: text, at: 1) }, read: { $0.string(0) })
+            let (type, read) = try roundTrip(
+                connection, bind: { $0.bind(text: text, at: 1) }, read: { $0.string(0) })
             #expect(type == .text)
             #expect(read == text)
             let (_, bytes) = try roundTrip(
-                connection, bind: { statement in Array(text.utf8).withUnsafeBytes { statement.bind(text: $0, at: 1) } },
+                connection,
+                bind: { statement in Array(text.utf8).withUnsafeBytes { statement.bind(text: $0, at: 1) } },
                 read: { statement in statement.withText(0) { Array($0) } })
             #expect(bytes == Array(text.utf8))
         }
         // A substring (not a native String of its own) binds too.
         let slice = "prefix-value"[...].dropFirst(7)
-        let (_, read) = try roundTrip(connection, bind: { $0.bind(text: String(slice), at: 1) }, read: { $0.string(0) })
+        let (_, read) = try roundTrip(
+            connection, bind: { $0.bind(text: String(slice), at: 1) }, read: { $0.string(0) })
         #expect(read == "value")
     }
 
@@ -106,12 +112,16 @@ struct SQLiteStatementTests {
 
     @Test func blobsRoundTrip() throws {
         let connection = try makeConnection()
-        let blobs: [[UInt8]] = [[], [0], [0x00, 0x01, 0x00, 0xFF], Array(0...255), [UInt8](repeating: 0xAB, count: 100_000)]
+        let blobs: [[UInt8]] = [
+            [], [0], [0x00, 0x01, 0x00, 0xFF], Array(0...255), [UInt8](repeating: 0xAB, count: 100_000),
+        ]
         for blob in blobs {
-            let (type, read) = try roundTrip(connection, bind: { $0.bind(blob: blob, at: 1) }, read: { $0.blob(0) })
+            let (type, read) = try roundTrip(
+                connection, bind: { $0.bind(blob: blob, at: 1) }, read: { $0.blob(0) })
             #expect(type == .blob)
             #expect(read == blob)
-            let (_, data) = try roundTrip(connection, bind: { $0.bind(blob: Data(blob), at: 1) }, read: { $0.data(0) })
+            let (_, data) = try roundTrip(
+                connection, bind: { $0.bind(blob: Data(blob), at: 1) }, read: { $0.data(0) })
             #expect(data == Data(blob))
             let (_, raw) = try roundTrip(
                 connection, bind: { statement in blob.withUnsafeBytes { statement.bind(blob: $0, at: 1) } },
@@ -122,11 +132,14 @@ struct SQLiteStatementTests {
 
     @Test func columnsAreDescribed() throws {
         let connection = try makeConnection()
-        let select = try connection.prepare("SELECT 1 AS one, 2.5 AS half, 'x' AS letter, x'00' AS byte, NULL AS none")
+        let select = try connection.prepare(
+            "SELECT 1 AS one, 2.5 AS half, 'x' AS letter, x'00' AS byte, NULL AS none")
         #expect(select.columnCount == 5)
-        #expect((0..<select.columnCount).map(select.columnName) == ["one", "half", "letter", "byte", "none"])
+        #expect(
+            (0..<select.columnCount).map(select.columnName) == ["one", "half", "letter", "byte", "none"])
         #expect(try select.step())
-        #expect((0..<select.columnCount).map(select.columnType) == [.integer, .real, .text, .blob, .null])
+        #expect(
+            (0..<select.columnCount).map(select.columnType) == [.integer, .real, .text, .blob, .null])
         #expect(try !select.step())
         #expect(select.sql.hasPrefix("SELECT 1 AS one"))
     }

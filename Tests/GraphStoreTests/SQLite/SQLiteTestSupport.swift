@@ -7,7 +7,8 @@ struct TemporaryDatabasePath {
     let path: String
 
     init() {
-        path = FileManager.default.temporaryDirectory
+        path =
+            FileManager.default.temporaryDirectory
             .appendingPathComponent("seedkit-sqlite-\(UUID().uuidString).sqlite").path
     }
 

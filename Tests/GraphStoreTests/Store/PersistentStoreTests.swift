@@ -24,8 +24,12 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: path) }
         _ = try PersistentStore.open(at: path, model: CatalogModel.build())
         let schema = try Self.tables(in: path)
-        #expect(schema["Item"] == "CREATE TABLE \"Item\"(pk INTEGER PRIMARY KEY, ent INTEGER NOT NULL, opt INTEGER NOT NULL, \"added\" REAL, \"listed\" INTEGER, \"location\" INTEGER, \"name\" TEXT, \"notes\" TEXT, \"price\" REAL, \"quantity\" INTEGER, \"sku\" TEXT, \"unit\" INTEGER)")
-        #expect(schema["Item_tags"]?.contains("src INTEGER NOT NULL, dst INTEGER NOT NULL, PRIMARY KEY(src, dst)") == true)
+        #expect(
+            schema["Item"]
+                == "CREATE TABLE \"Item\"(pk INTEGER PRIMARY KEY, ent INTEGER NOT NULL, opt INTEGER NOT NULL, \"added\" REAL, \"listed\" INTEGER, \"location\" INTEGER, \"name\" TEXT, \"notes\" TEXT, \"price\" REAL, \"quantity\" INTEGER, \"sku\" TEXT, \"unit\" INTEGER)"
+        )
+        #expect(
+            schema["Item_tags"]?.contains("src INTEGER NOT NULL, dst INTEGER NOT NULL, PRIMARY KEY(src, dst)") == true)
         #expect(schema["ShoppingList_items"]?.contains("position INTEGER") == true)
         #expect(schema["uq_Item_sku"] == "CREATE UNIQUE INDEX \"uq_Item_sku\" ON \"Item\"(\"sku\")")
         #expect(schema["idx_Item_unit"] != nil && schema["idx_Item_tags_dst"] != nil)
@@ -47,7 +51,10 @@ import Testing
         #expect(statement.string(0).hasSuffix("WHERE ent IN (2)"))
         let entities = try connection.prepare("SELECT id, name, parent FROM seedkit_entity ORDER BY id")
         var rows: [String] = []
-        while try entities.step() { rows.append("\(entities.int64(0)) \(entities.string(1)) \(entities.isNull(2) ? "-" : String(entities.int64(2)))") }
+        while try entities.step() {
+            rows.append(
+                "\(entities.int64(0)) \(entities.string(1)) \(entities.isNull(2) ? "-" : String(entities.int64(2)))")
+        }
         #expect(rows == ["1 Location -", "2 Shelf 1"])
     }
 
@@ -90,7 +97,9 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
         var missing = StoreOptions()
         missing.readOnly = true
-        let error = try #require(throws: StoreError.self) { _ = try PersistentStore.open(at: path + ".none", options: missing) }
+        let error = try #require(throws: StoreError.self) {
+            _ = try PersistentStore.open(at: path + ".none", options: missing)
+        }
         #expect(error.kind == .fileNotFound)
     }
 
@@ -125,7 +134,8 @@ import Testing
         options.deferIndexes = true
         let store = try PersistentStore.inMemory(model: CatalogModel.build(), options: options)
         let connection = try store.makeConnection()
-        let count = try connection.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name LIKE 'uq_%'")
+        let count = try connection.prepare(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name LIKE 'uq_%'")
         _ = try count.step()
         #expect(count.int64(0) == 0)
         count.reset()

@@ -15,7 +15,7 @@ public enum PredicateEvaluator {
     ///
     /// - Throws: ``FetchError`` for a key path through a to-many relationship, values of kinds
     ///   that do not compare, or a `$VARIABLE`; whatever `subject` throws for an unknown key.
-    public static func evaluate(_ predicate: Predicate, on subject: any PredicateSubject) throws -> Bool {
+    public static func evaluate(_ predicate: FetchPredicate, on subject: any PredicateSubject) throws -> Bool {
         switch predicate {
         case .constant(let value):
             return value
@@ -51,7 +51,7 @@ public enum PredicateEvaluator {
         }
     }
 
-    private static func operand(_ expression: PredicateExpression, on subject: any PredicateSubject) throws
+    private static func operand(_ expression: FetchExpression, on subject: any PredicateSubject) throws
         -> Operand
     {
         switch expression {
@@ -74,7 +74,7 @@ public enum PredicateEvaluator {
     /// The value at a dotted key path: `self`, an attribute, or a relationship, through to-ones.
     /// Ends in `.objects` only when the last key is a to-many relationship.
     static func value(atKeyPath path: String, of subject: any PredicateSubject) throws -> PredicateOperand {
-        if path == PredicateExpression.selfKeyPath { return .object(subject) }
+        if path == FetchExpression.selfKeyPath { return .object(subject) }
         var current = PredicateOperand.object(subject)
         var previousKey: Substring?
         for key in path.split(separator: ".", omittingEmptySubsequences: false) {
@@ -104,33 +104,32 @@ public enum PredicateEvaluator {
     /// Whether operands that have been evaluated satisfy `comparison`'s operator and options.
     static func evaluate(_ comparison: PredicateComparison, lhs: Operand, rhs: Operand) throws -> Bool {
         let options = comparison.options
-        let name = comparison.lhs.description
         switch comparison.comparisonOperator {
         case .equalTo:
-            return try equal(lhs, rhs, options: options, name: name)
+            return try equal(lhs, rhs, options: options, in: comparison)
         case .notEqualTo:
-            return try !equal(lhs, rhs, options: options, name: name)
+            return try !equal(lhs, rhs, options: options, in: comparison)
         case .lessThan:
-            return try order(lhs, rhs, options: options, name: name).map { $0 < 0 } ?? false
+            return try order(lhs, rhs, options: options, in: comparison).map { $0 < 0 } ?? false
         case .lessThanOrEqualTo:
-            return try order(lhs, rhs, options: options, name: name).map { $0 <= 0 } ?? false
+            return try order(lhs, rhs, options: options, in: comparison).map { $0 <= 0 } ?? false
         case .greaterThan:
-            return try order(lhs, rhs, options: options, name: name).map { $0 > 0 } ?? false
+            return try order(lhs, rhs, options: options, in: comparison).map { $0 > 0 } ?? false
         case .greaterThanOrEqualTo:
-            return try order(lhs, rhs, options: options, name: name).map { $0 >= 0 } ?? false
+            return try order(lhs, rhs, options: options, in: comparison).map { $0 >= 0 } ?? false
         case .between:
             guard case .list(let bounds) = rhs, bounds.count == 2 else {
                 throw FetchError.invalidComparison("BETWEEN needs {low, high} in \(comparison)")
             }
-            guard let low = try order(lhs, bounds[0], options: options, name: name),
-                let high = try order(lhs, bounds[1], options: options, name: name)
+            guard let low = try order(lhs, bounds[0], options: options, in: comparison),
+                let high = try order(lhs, bounds[1], options: options, in: comparison)
             else { return false }
             return low >= 0 && high <= 0
         case .in:
             guard case .list(let elements) = rhs else {
                 throw FetchError.invalidComparison("IN needs a collection in \(comparison)")
             }
-            return try elements.contains { try equal(lhs, $0, options: options, name: name) }
+            return try elements.contains { try equal(lhs, $0, options: options, in: comparison) }
         case .beginsWith, .endsWith, .contains, .like:
             guard let (text, pattern) = try texts(lhs, rhs, comparison: comparison) else { return false }
             return matches(text, comparison.comparisonOperator, pattern)
@@ -153,41 +152,47 @@ public enum PredicateEvaluator {
     }
 
     /// Equality: nil equals only nil, objects by ID, values by their order.
-    private static func equal(_ lhs: Operand, _ rhs: Operand, options: StringComparisonOptions, name: String) throws
+    private static func equal(
+        _ lhs: Operand, _ rhs: Operand, options: StringComparisonOptions, in comparison: PredicateComparison
+    ) throws
         -> Bool
     {
         switch (lhs, rhs) {
         case (.null, .null): return true
         case (.null, _), (_, .null): return false
         case (.object(let a), .object(let b)): return a == b
-        case (.value, .value): return try order(lhs, rhs, options: options, name: name) == 0
+        case (.value, .value): return try order(lhs, rhs, options: options, in: comparison) == 0
         case (.list, _), (_, .list):
-            throw FetchError.invalidComparison("\(name) cannot be compared with a collection")
+            throw FetchError.invalidComparison("a collection cannot be compared with == in \(comparison)")
         case (.object, .value(let value)), (.value(let value), .object):
-            throw FetchError.typeMismatch(keyPath: name, expected: "an object", found: value.kindName)
+            throw FetchError.typeMismatch(
+                keyPath: comparison.lhs.description, expected: "an object", found: value.kindName)
         }
     }
 
     /// The order of two values (folded when they are text and options are given); nil when
     /// either is nil.
-    private static func order(_ lhs: Operand, _ rhs: Operand, options: StringComparisonOptions, name: String)
+    private static func order(
+        _ lhs: Operand, _ rhs: Operand, options: StringComparisonOptions, in comparison: PredicateComparison
+    )
         throws -> Int?
     {
         switch (lhs, rhs) {
         case (.null, _), (_, .null): return nil
         case (.value(let a), .value(let b)):
-            let (left, right) = try unified(a, b, name: name)
+            let (left, right) = try unified(a, b, in: comparison)
             if !options.isEmpty, let leftText = left.predicateText, let rightText = right.predicateText {
                 return ValueOrder.compare(.string(fold(leftText, options)), .string(fold(rightText, options)))
             }
             return ValueOrder.compare(left, right)
         default:
-            throw FetchError.invalidComparison("\(name): objects and collections can only be tested for equality")
+            throw FetchError.invalidComparison(
+                "objects and collections can only be tested for equality in \(comparison)")
         }
     }
 
     /// Both values in one family, a string coerced to a UUID or URI to meet the other.
-    private static func unified(_ a: AttributeValue, _ b: AttributeValue, name: String) throws
+    private static func unified(_ a: AttributeValue, _ b: AttributeValue, in comparison: PredicateComparison) throws
         -> (AttributeValue, AttributeValue)
     {
         let familyA = ValueFamily(a)
@@ -195,7 +200,7 @@ public enum PredicateEvaluator {
         if familyA == familyB { return (a, b) }
         if let coerced = familyA.coerced(b) { return (a, coerced) }
         if let coerced = familyB.coerced(a) { return (coerced, b) }
-        throw FetchError.typeMismatch(keyPath: name, expected: a.kindName, found: b.kindName)
+        throw FetchError.typeMismatch(keyPath: comparison.lhs.description, expected: a.kindName, found: b.kindName)
     }
 
     /// Both sides as folded text for the string operators; nil when either is nil.
@@ -209,9 +214,11 @@ public enum PredicateEvaluator {
                 return (fold(textA, comparison.options), fold(textB, comparison.options))
             }
             let found = a.predicateText == nil ? a : b
-            throw FetchError.typeMismatch(keyPath: comparison.lhs.description, expected: "a string", found: found.kindName)
+            throw FetchError.typeMismatch(
+                keyPath: comparison.lhs.description, expected: "a string", found: found.kindName)
         default:
-            throw FetchError.invalidComparison("\(comparison.comparisonOperator.formatToken) needs strings in \(comparison)")
+            throw FetchError.invalidComparison(
+                "\(comparison.comparisonOperator.formatToken) needs strings in \(comparison)")
         }
     }
 

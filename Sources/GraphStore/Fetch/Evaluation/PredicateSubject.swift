@@ -2,7 +2,7 @@
 // Contexts make their objects conform, so a fetch can see unsaved inserts and changes.
 
 /// An object a predicate can be evaluated on (by ``PredicateEvaluator``) or sorted by
-/// (``SortDescriptor/compare(_:_:)``).
+/// (``FetchSortDescriptor/compare(_:_:)``).
 ///
 /// ```swift
 /// struct Row: PredicateSubject {

@@ -49,7 +49,9 @@ struct FetchQueryBuilder {
 
         var translator = PredicateSQLTranslator(resolver: SQLKeyPathResolver(model: model, entity: entity))
         var conditions: [SQLQuery] = []
-        if let filter = Self.entityFilter(model: model, entity: entity, includesSubentities: request.includesSubentities) {
+        if let filter = Self.entityFilter(
+            model: model, entity: entity, includesSubentities: request.includesSubentities)
+        {
             conditions.append(SQLQuery(filter))
         }
         if let predicate = request.predicate {
@@ -73,7 +75,7 @@ struct FetchQueryBuilder {
 
     /// One `ORDER BY` term: the attribute column (a Decimal cast to REAL, text folded when the
     /// descriptor has options), `DESC` when descending.
-    private static func orderTerm(_ descriptor: SortDescriptor, resolver: inout SQLKeyPathResolver) throws -> String {
+    private static func orderTerm(_ descriptor: FetchSortDescriptor, resolver: inout SQLKeyPathResolver) throws -> String {
         guard case .attribute(let attribute, let column) = try resolver.resolve(descriptor.keyPath) else {
             throw FetchError.unsupportedKeyPath(
                 entity: resolver.entity.name, keyPath: descriptor.keyPath, reason: "a sort key must be an attribute")

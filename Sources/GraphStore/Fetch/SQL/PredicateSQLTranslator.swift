@@ -32,7 +32,7 @@ struct PredicateSQLTranslator {
     private var model: ObjectModel { resolver.model }
 
     /// The condition for `predicate`.
-    mutating func condition(_ predicate: Predicate) throws -> SQLCondition {
+    mutating func condition(_ predicate: FetchPredicate) throws -> SQLCondition {
         switch predicate {
         case .constant(let value):
             return value ? .alwaysTrue : .alwaysFalse
@@ -42,7 +42,9 @@ struct PredicateSQLTranslator {
             return try junction(elements, separator: " OR ", empty: .alwaysFalse)
         case .not(let operand):
             let inner = try condition(operand)
-            let negated = inner.mayBeNull ? SQLQuery.template("NOT coalesce(%, 0)", inner.query)
+            let negated =
+                inner.mayBeNull
+                ? SQLQuery.template("NOT coalesce(%, 0)", inner.query)
                 : SQLQuery.template("NOT (%)", inner.query)
             return SQLCondition(query: negated, mayBeNull: false)
         case .comparison(let comparison):
@@ -50,7 +52,7 @@ struct PredicateSQLTranslator {
         }
     }
 
-    private mutating func junction(_ elements: [Predicate], separator: String, empty: SQLCondition) throws
+    private mutating func junction(_ elements: [FetchPredicate], separator: String, empty: SQLCondition) throws
         -> SQLCondition
     {
         let conditions = try elements.map { try condition($0) }
@@ -95,12 +97,13 @@ struct PredicateSQLTranslator {
             case .keyPath: nil
             case .constant(let constant): PredicateEvaluator.Operand(constant)
             case .list(let elements):
-                elements.allSatisfy { $0.evaluatorOperand != nil } ? .list(elements.compactMap(\.evaluatorOperand)) : nil
+                elements.allSatisfy { $0.evaluatorOperand != nil }
+                    ? .list(elements.compactMap(\.evaluatorOperand)) : nil
             }
         }
     }
 
-    private mutating func operand(_ expression: PredicateExpression) throws -> Operand {
+    private mutating func operand(_ expression: FetchExpression) throws -> Operand {
         switch expression {
         case .keyPath(let path): .keyPath(path, try resolver.resolve(path))
         case .constant(let constant): .constant(constant)
@@ -118,7 +121,8 @@ struct PredicateSQLTranslator {
 
         init(_ path: String, _ resolved: ResolvedKeyPath) {
             switch resolved {
-            case .attribute(let attribute, _): self = .values(ValueFamily(attribute.type), type: attribute.type, keyPath: path)
+            case .attribute(let attribute, _):
+                self = .values(ValueFamily(attribute.type), type: attribute.type, keyPath: path)
             case .object(let entity, _): self = .objects(rootIndex: entity.rootIndex, keyPath: path)
             }
         }
@@ -136,7 +140,7 @@ struct PredicateSQLTranslator {
 
         var expectation: String {
             switch self {
-            case .values(_, let type, _): "a \(type.rawValue) value"
+            case .values(_, let type, _): "a value of type \(type.rawValue)"
             case .objects: "an object"
             }
         }
@@ -273,7 +277,8 @@ struct PredicateSQLTranslator {
 
     private func column(_ path: String, _ resolved: ResolvedKeyPath, _ context: Context) throws -> SQLQuery {
         switch (resolved, context.kind) {
-        case (.attribute(let attribute, let column), .values(let family, _, _)) where ValueFamily(attribute.type) == family:
+        case (.attribute(let attribute, let column), .values(let family, _, _))
+        where ValueFamily(attribute.type) == family:
             if attribute.type == .decimal { return SQLQuery("CAST(\(column) AS REAL)") }
             if !context.options.isEmpty {
                 return SQLQuery("\(SQLFunctions.fold)(\(column), \(context.options.rawValue))")
@@ -287,7 +292,8 @@ struct PredicateSQLTranslator {
                 found: "the \(attribute.type.rawValue) key path \(path)")
         case (.object(let entity, _), _):
             throw FetchError.typeMismatch(
-                keyPath: context.kind.keyPath, expected: context.kind.expectation, found: "the \(entity.name) key path \(path)")
+                keyPath: context.kind.keyPath, expected: context.kind.expectation,
+                found: "the \(entity.name) key path \(path)")
         }
     }
 
@@ -300,7 +306,8 @@ struct PredicateSQLTranslator {
         case (.value(let value), .values(let family, _, _)):
             guard let coerced = family.coerced(value) else {
                 throw FetchError.typeMismatch(
-                    keyPath: context.kind.keyPath, expected: context.kind.expectation, found: "\(value.kindName) \(value)")
+                    keyPath: context.kind.keyPath, expected: context.kind.expectation,
+                    found: "\(value.kindName) \(value)")
             }
             if let number = NumericValue(coerced) { return number.attributeValue }
             if let text = coerced.predicateText { return .string(StringFolding.fold(text, options: context.options)) }

@@ -41,7 +41,7 @@ struct SQLKeyPathResolver {
     /// - Throws: ``FetchError`` for unknown keys, a to-many or transient relationship on the way
     ///   or at the end, or an attribute followed by more keys.
     mutating func resolve(_ path: String) throws -> ResolvedKeyPath {
-        if path == PredicateExpression.selfKeyPath { return .object(entity, column: "\(Self.rootAlias).pk") }
+        if path == FetchExpression.selfKeyPath { return .object(entity, column: "\(Self.rootAlias).pk") }
         let keys = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         var current = entity
         var alias = Self.rootAlias
@@ -62,7 +62,9 @@ struct SQLKeyPathResolver {
             case .foreignKey(let column) where isLast:
                 return .object(destination, column: "\(alias).\(quote(column))")
             case .foreignKey(let column):
-                alias = join(path: keys[...index].joined(separator: "."), destination: destination, on: "\(alias).\(quote(column))")
+                alias = join(
+                    path: keys[...index].joined(separator: "."), destination: destination,
+                    on: "\(alias).\(quote(column))")
                 current = destination
             case .inverseForeignKey, .joinTable:
                 throw FetchError.toManyKeyPath(entity: entity.name, keyPath: path, relationship: key)
@@ -78,7 +80,8 @@ struct SQLKeyPathResolver {
     private mutating func join(path: String, destination: Entity, on foreignKey: String) -> String {
         if let index = joins.firstIndex(where: { $0.path == path }) { return "t\(index + 1)" }
         let alias = "t\(joins.count + 1)"
-        joins.append(Join(path: path, sql: "LEFT JOIN \(quote(destination.tableName)) \(alias) ON \(alias).pk = \(foreignKey)"))
+        joins.append(
+            Join(path: path, sql: "LEFT JOIN \(quote(destination.tableName)) \(alias) ON \(alias).pk = \(foreignKey)"))
         return alias
     }
 

@@ -7,12 +7,12 @@
 ///
 /// ```swift
 /// let request = FetchRequest(entityName: "Item", sortDescriptors: [
-///     SortDescriptor("unit.name"),
-///     SortDescriptor("name", options: .caseInsensitive),
-///     SortDescriptor("price", ascending: false),
+///     FetchSortDescriptor("unit.name"),
+///     FetchSortDescriptor("name", options: .caseInsensitive),
+///     FetchSortDescriptor("price", ascending: false),
 /// ])
 /// ```
-public struct SortDescriptor: Sendable, Hashable {
+public struct FetchSortDescriptor: Sendable, Hashable {
     /// The dotted key path of an attribute, through to-one relationships.
     public var keyPath: String
     /// Whether smaller values come first.

@@ -4,20 +4,20 @@
 /// One side of a ``PredicateComparison``.
 ///
 /// ```swift
-/// let keyPath = PredicateExpression.keyPath("unit.name")          // through a to-one
-/// let value = PredicateExpression.constant(.value(.string("kg")))
-/// let range = PredicateExpression.aggregate([.constant(.value(.integer(20))), .constant(.value(.integer(35)))])
-/// let limit = PredicateExpression.variable("LIMIT")                // $LIMIT
+/// let keyPath = FetchExpression.keyPath("unit.name")          // through a to-one
+/// let value = FetchExpression.constant(.value(.string("kg")))
+/// let range = FetchExpression.aggregate([.constant(.value(.integer(20))), .constant(.value(.integer(35)))])
+/// let limit = FetchExpression.variable("LIMIT")                // $LIMIT
 /// ```
-public indirect enum PredicateExpression: Sendable, Hashable {
+public indirect enum FetchExpression: Sendable, Hashable {
     /// A dotted key path from the evaluated object (`price`, `unit.name`, `self`).
     case keyPath(String)
     /// A constant value, object or nil.
     case constant(PredicateConstant)
-    /// A `$VARIABLE`, replaced by ``Predicate/substituting(_:)`` before evaluation.
+    /// A `$VARIABLE`, replaced by ``FetchPredicate/substituting(_:)`` before evaluation.
     case variable(String)
     /// A `{a, b, …}` collection of expressions (the right-hand side of `IN` and `BETWEEN`).
-    case aggregate([PredicateExpression])
+    case aggregate([FetchExpression])
 
     /// The key path that names the evaluated object itself.
     public static let selfKeyPath = "self"
@@ -25,7 +25,7 @@ public indirect enum PredicateExpression: Sendable, Hashable {
     /// The expression with `$VARIABLES` replaced by their values in `variables`.
     ///
     /// - Throws: ``FetchError/unsubstitutedVariable(_:)`` when a variable has no value.
-    public func substituting(_ variables: [String: any PredicateArgument]) throws -> PredicateExpression {
+    public func substituting(_ variables: [String: any PredicateArgument]) throws -> FetchExpression {
         switch self {
         case .keyPath, .constant:
             return self
@@ -35,11 +35,5 @@ public indirect enum PredicateExpression: Sendable, Hashable {
         case .aggregate(let elements):
             return .aggregate(try elements.map { try $0.substituting(variables) })
         }
-    }
-
-    /// The keys of a key path expression (`["unit", "name"]`), or nil for other expressions.
-    var keys: [String]? {
-        guard case .keyPath(let path) = self else { return nil }
-        return path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
     }
 }

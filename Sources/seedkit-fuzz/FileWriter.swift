@@ -1,0 +1,40 @@
+// FileWriter: buffered writes to a file with Glibc, for generating large data sets without
+// holding them in memory.
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Appends text to a file through a 1 MiB buffer.
+struct FileWriter {
+    private let descriptor: Int32
+    private var buffer: [UInt8] = []
+
+    /// Creates (or truncates) `path`; `nil` if it cannot be opened.
+    init?(path: String) {
+        descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard descriptor >= 0 else { return nil }
+        buffer.reserveCapacity(1 << 20)
+    }
+
+    mutating func write(_ text: String) {
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count >= 1 << 20 { flush() }
+    }
+
+    mutating func flush() {
+        var offset = 0
+        while offset < buffer.count {
+            let written = buffer.withUnsafeBufferPointer { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+            if written <= 0 { break }
+            offset += written
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Flushes and closes the file.
+    mutating func close() {
+        flush()
+        Glibc.close(descriptor)
+    }
+}
