@@ -38,7 +38,9 @@ enum BenchCommand {
         }
         let median = times.sorted()[times.count / 2]
         let megabytes = Double(bytes) / 1_048_576
-        print("\(file): \(records) records, \(Int(megabytes)) MiB, median \(format3(median)) s of \(times.count) runs (\(Int(megabytes / median)) MiB/s, \(Int(Double(records) / median)) records/s)")
+        print(
+            "\(file): \(records) records, \(Int(megabytes)) MiB, median \(format3(median)) s of \(times.count) runs (\(Int(megabytes / median)) MiB/s, \(Int(Double(records) / median)) records/s)"
+        )
         return 0
     }
 }

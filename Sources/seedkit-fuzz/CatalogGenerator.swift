@@ -13,7 +13,9 @@ enum CatalogGenerator {
         let delimiter = format == .tsv ? "\t" : ","
         switch format {
         case .csv, .tsv:
-            out.write(["sku", "name", "price", "quantity", "listed", "added", "notes", "unit", "location", "tags"].joined(separator: delimiter) + "\n")
+            out.write(
+                ["sku", "name", "price", "quantity", "listed", "added", "notes", "unit", "location", "tags"].joined(
+                    separator: delimiter) + "\n")
         case .json: out.write("{\"items\": [\n")
         case .xml: out.write("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<catalog>\n")
         case .ndjson: break
@@ -74,7 +76,10 @@ private struct Item {
             guard text.contains(where: { $0 == "\"" || $0 == "," || $0 == "\t" || $0 == "\n" }) else { return text }
             return "\"" + text.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
         }
-        let fields = [sku, name, price, String(quantity), String(listed), added, notes, unit, location, tags.joined(separator: ";")]
+        let fields = [
+            sku, name, price, String(quantity), String(listed), added, notes, unit, location,
+            tags.joined(separator: ";"),
+        ]
         return fields.map(field).joined(separator: delimiter) + "\n"
     }
 
@@ -93,7 +98,8 @@ private struct Item {
             text.replacing(["&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;"])
         }
         let tagElements = tags.map { "<tag>\($0)</tag>" }.joined()
-        return "  <item sku=\"\(sku)\" price=\"\(price)\" quantity=\"\(quantity)\" listed=\"\(listed)\" added=\"\(added)\" "
+        return
+            "  <item sku=\"\(sku)\" price=\"\(price)\" quantity=\"\(quantity)\" listed=\"\(listed)\" added=\"\(added)\" "
             + "unit=\"\(unit)\" location=\"\(location)\"><name>\(escape(name))</name><notes>\(escape(notes))</notes>\(tagElements)</item>\n"
     }
 }

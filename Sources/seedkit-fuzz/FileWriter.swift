@@ -25,7 +25,9 @@ struct FileWriter {
     mutating func flush() {
         var offset = 0
         while offset < buffer.count {
-            let written = buffer.withUnsafeBufferPointer { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+            let written = buffer.withUnsafeBufferPointer {
+                Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset)
+            }
             if written <= 0 { break }
             offset += written
         }

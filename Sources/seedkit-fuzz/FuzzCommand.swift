@@ -30,7 +30,9 @@ enum FuzzCommand {
     }
 
     /// Fuzzes one format; returns the number of findings.
-    private static func fuzz(_ format: RecordFormat, iterations: Int, seconds: Double, seed: UInt64, directory: String) -> Int {
+    private static func fuzz(_ format: RecordFormat, iterations: Int, seconds: Double, seed: UInt64, directory: String)
+        -> Int
+    {
         CrashGuard.track(format: format.rawValue, directory: directory)
         var corpus = Seeds.corpus(for: format)
         let formatIndex = RecordFormat.allCases.firstIndex(of: format) ?? 0
@@ -53,7 +55,9 @@ enum FuzzCommand {
             options.chunkSize = 1 << 16
             let large = RecordDigest.read(input, format: format, options: options)
             CrashGuard.end()
-            let comparable = format != .xml || (!small.contains("\nerror ") && !small.hasPrefix("error ") && !large.contains("error "))
+            let comparable =
+                format != .xml
+                || (!small.contains("\nerror ") && !small.hasPrefix("error ") && !large.contains("error "))
             if comparable && small != large {
                 findings += 1
                 save(input, as: "divergence-\(format.rawValue)-\(findings).bin", in: directory)
@@ -70,7 +74,9 @@ enum FuzzCommand {
             }
         }
         let elapsed = now() - start
-        print("\(format): \(iteration) inputs in \(Int(elapsed)) s, \(errors) rejected, corpus \(corpus.count), findings \(findings)")
+        print(
+            "\(format): \(iteration) inputs in \(Int(elapsed)) s, \(errors) rejected, corpus \(corpus.count), findings \(findings)"
+        )
         return findings
     }
 
@@ -80,7 +86,9 @@ enum FuzzCommand {
         if digest.contains("error "), let range = digest.ranges(of: "): ").last {
             return String(digest[range.upperBound...].filter { !$0.isNumber }.prefix(60))
         }
-        return "ok \(min(digest.split(separator: "\n").count, 10)) " + String(digest.filter { $0 == "{" || $0 == "[" }.prefix(8))
+        let lines = digest.split(separator: "\n")
+        let shape = lines.prefix(3).map { line in line.filter { "{}[],".contains($0) }.prefix(24) }
+        return "ok \(min(lines.count, 10)) " + shape.joined(separator: "|")
     }
 
     /// `replay FILE --format F`: reads a saved input with the options the fuzz loop derived

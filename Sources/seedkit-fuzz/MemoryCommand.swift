@@ -28,7 +28,8 @@ enum MemoryCommand {
             }
             let records = format == .json ? "items[*]" : format == .xml ? "catalog/item" : nil
             do {
-                var reader = try RecordReaderFactory.open(.file(path), format: format, options: ReaderOptions(records: records))
+                var reader = try RecordReaderFactory.open(
+                    .file(path), format: format, options: ReaderOptions(records: records))
                 var baseline = 0
                 var peak = 0
                 while try reader.next() != nil {
@@ -39,7 +40,9 @@ enum MemoryCommand {
                 let growth = max(peak - baseline, 0)
                 let passed = growth <= 16 << 20 && reader.recordsRead == items
                 if !passed { failures += 1 }
-                print("\(format): \(reader.recordsRead) records, \(reader.bytesConsumed >> 20) MiB; RSS \(baseline >> 20) MiB after 10 %, peak \(max(peak, baseline) >> 20) MiB later, growth \(growth >> 10) KiB: \(passed ? "flat" : "GROWS")")
+                print(
+                    "\(format): \(reader.recordsRead) records, \(reader.bytesConsumed >> 20) MiB; RSS \(baseline >> 20) MiB after 10 %, peak \(max(peak, baseline) >> 20) MiB later, growth \(growth >> 10) KiB: \(passed ? "flat" : "GROWS")"
+                )
             } catch {
                 printError("seedkit-fuzz: \(error)")
                 failures += 1
@@ -59,7 +62,8 @@ enum MemoryCommand {
     }
 
     /// Reads the first two numbers of a statm line.
-    private static func readStatm(_ file: UnsafeMutablePointer<FILE>, _ size: inout Int, _ resident: inout Int) -> Bool {
+    private static func readStatm(_ file: UnsafeMutablePointer<FILE>, _ size: inout Int, _ resident: inout Int) -> Bool
+    {
         var line = [CChar](repeating: 0, count: 256)
         guard fgets(&line, Int32(line.count), file) != nil else { return false }
         let text = String(decoding: line.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)

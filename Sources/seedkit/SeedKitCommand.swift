@@ -3,12 +3,13 @@
 import ArgumentParser
 
 @main
-struct SeedKitCommand: ParsableCommand {
+struct SeedKitCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "seedkit",
         abstract: "Bulk data into a Core Data–style object store, and object graphs between stores.",
         version: SeedKitVersion.current,
         subcommands: [
+            ImportCommand.self,
             ModelCommand.self,
             CheckCommand.self,
         ]

@@ -17,7 +17,9 @@ struct CSVReaderTests {
         #expect(records[1][path("#3")]?.string == "2")
         #expect(records[1][path("missing")] == nil)
         #expect(records[0].fields.map(\.name) == ["sku", "name", "price"])
-        #expect(records[1].position == SourcePosition(file: "test.csv", line: 3, column: 1, byteOffset: 29, recordNumber: 2))
+        #expect(
+            records[1].position == SourcePosition(file: "test.csv", line: 3, column: 1, byteOffset: 29, recordNumber: 2)
+        )
         #expect(records[1][path("price")]?.position.column == 9)
     }
 
@@ -54,7 +56,9 @@ struct CSVReaderTests {
     @Test func skipsByteOrderMark() throws {
         let records = try readAll([0xEF, 0xBB, 0xBF] + Array("id\n7\n".utf8), format: .csv)
         #expect(records[0][path("id")]?.string == "7")
-        let error = readError([0xEF, 0xBB, 0xBF] + Array("a\"b\n".utf8), format: .csv, options: ReaderOptions(csv: CSVOptions(hasHeader: false)))
+        let error = readError(
+            [0xEF, 0xBB, 0xBF] + Array("a\"b\n".utf8), format: .csv,
+            options: ReaderOptions(csv: CSVOptions(hasHeader: false)))
         #expect(error.lineColumn == "1:2")
         #expect(error?.byteOffset == 4)
     }
@@ -97,7 +101,8 @@ struct CSVReaderTests {
         let record = try #require(try reader.next())
         #expect(record[price]?.string == "3")
         #expect(record[path("unit.price")]?.string == "3")
-        let noHeader = try CSVReader(.bytes([], name: "e.csv"), options: ReaderOptions(csv: CSVOptions(hasHeader: false)))
+        let noHeader = try CSVReader(
+            .bytes([], name: "e.csv"), options: ReaderOptions(csv: CSVOptions(hasHeader: false)))
         #expect(throws: RecordReaderError.self) { try noHeader.resolve(path("sku")) }
     }
 

@@ -6,10 +6,16 @@ import Testing
 @Suite("Field paths")
 struct FieldPathTests {
     @Test func parsesSteps() throws {
-        #expect(try FieldPath(parsing: "location.aisle").steps == [.child(Array("location".utf8)), .child(Array("aisle".utf8))])
+        #expect(
+            try FieldPath(parsing: "location.aisle").steps == [
+                .child(Array("location".utf8)), .child(Array("aisle".utf8)),
+            ])
         #expect(try FieldPath(parsing: "a/b").steps == FieldPath(parsing: "a.b").steps)
         #expect(try FieldPath(parsing: "tags[2]").steps == [.child(Array("tags".utf8)), .index(2)])
-        #expect(try FieldPath(parsing: "tags[*].name").steps == [.child(Array("tags".utf8)), .wildcard, .child(Array("name".utf8))])
+        #expect(
+            try FieldPath(parsing: "tags[*].name").steps == [
+                .child(Array("tags".utf8)), .wildcard, .child(Array("name".utf8)),
+            ])
         #expect(try FieldPath(parsing: "[0]").steps == [.index(0)])
         #expect(try FieldPath(parsing: "@sku").steps == [.attribute(Array("sku".utf8))])
         #expect(try FieldPath(parsing: "loc/@id").steps == FieldPath(parsing: "loc@id").steps)
@@ -40,7 +46,8 @@ struct FieldPathTests {
         #expect(try JSONRecordPath(nil).expandsArray)
         #expect(try JSONRecordPath("$").steps.isEmpty)
         #expect(try !JSONRecordPath("$").expandsArray)
-        #expect(try JSONRecordPath("data.rows[*]").steps == [.key(Array("data".utf8)), .key(Array("rows".utf8)), .wildcard])
+        #expect(
+            try JSONRecordPath("data.rows[*]").steps == [.key(Array("data".utf8)), .key(Array("rows".utf8)), .wildcard])
         #expect(try !JSONRecordPath("items[*]").expandsArray)
         #expect(throws: PathSyntaxError.self) { try JSONRecordPath("items/@a") }
         #expect(try XMLRecordPath("/catalog/item").names == [Array("catalog".utf8), Array("item".utf8)])

@@ -10,7 +10,9 @@ struct JSONReaderTests {
         try readAll(text, format: .json, options: ReaderOptions(records: records))
     }
 
-    private func error(_ text: String, records: String? = nil, limits: ReaderLimits = ReaderLimits()) -> RecordReaderError? {
+    private func error(_ text: String, records: String? = nil, limits: ReaderLimits = ReaderLimits())
+        -> RecordReaderError?
+    {
         readError(text, format: .json, options: ReaderOptions(records: records, limits: limits))
     }
 
@@ -44,7 +46,9 @@ struct JSONReaderTests {
         let whole = try json(text, records: "$")
         #expect(whole.count == 1 && whole[0][path("data.other")]?.string == "3")
         #expect(try json("[[1, 2], [3]]", records: "[*]").map(\.kind) == [.list, .list])
-        #expect(try json("{\"a\": [{\"b\": [{\"c\": 1}, {\"c\": 2}]}, {\"b\": [{\"c\": 3}]}]}", records: "a[*].b[*]").count == 3)
+        #expect(
+            try json("{\"a\": [{\"b\": [{\"c\": 1}, {\"c\": 2}]}, {\"b\": [{\"c\": 3}]}]}", records: "a[*].b[*]").count
+                == 3)
         #expect(try json("{\"items\": []}", records: "items[*]").isEmpty)
     }
 
@@ -52,7 +56,9 @@ struct JSONReaderTests {
         let failure = error("{\"items\": []}", records: "itemz[*]")
         #expect(failure?.kind == .structure)
         #expect(failure?.reason == "the records path itemz[*] matches nothing")
-        #expect(throws: RecordReaderError.self) { try JSONReader(.bytes([], name: "x"), options: ReaderOptions(records: "a[")) }
+        #expect(throws: RecordReaderError.self) {
+            try JSONReader(.bytes([], name: "x"), options: ReaderOptions(records: "a["))
+        }
     }
 
     @Test func valuesKindsAndExactNumbers() throws {
@@ -189,7 +195,9 @@ struct JSONReaderTests {
         #expect(error("[[[[1]]]]", limits: ReaderLimits(maxDepth: 3))?.kind == .limit)
         #expect(error("{\"a\":{\"b\":[[1]]}}", records: "a.b", limits: ReaderLimits(maxDepth: 3))?.kind == .limit)
         let veryDeep = String(repeating: "[", count: 20_000)
-        #expect(error(veryDeep, limits: ReaderLimits(maxDepth: 200_000))?.reason == "unexpected end of input, expected a value")
+        #expect(
+            error(veryDeep, limits: ReaderLimits(maxDepth: 200_000))?.reason
+                == "unexpected end of input, expected a value")
     }
 
     @Test func sizeLimits() {

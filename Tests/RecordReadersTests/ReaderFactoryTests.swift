@@ -48,8 +48,22 @@ struct ReaderFactoryTests {
             _ = try RecordReaderFactory.open(.file("/nonexistent/items.csv"))
         } throws: { error in
             let error = error as? RecordReaderError
-            return error?.kind == .io && error?.description == "/nonexistent/items.csv: cannot open: No such file or directory"
+            return error?.kind == .io
+                && error?.description == "/nonexistent/items.csv: cannot open: No such file or directory"
         }
+    }
+
+    @Test func copiedReadersStayMemorySafe() throws {
+        // Copies share the input but never the record scratch: each keeps building whole,
+        // well-formed records (which rows each copy sees is unspecified).
+        var first = try CSVReader(
+            .bytes(Array("a,b\n1,2\n3,4\n5,6\n7,8\n".utf8), name: "c.csv"), options: ReaderOptions(chunkSize: 4))
+        _ = try first.next()
+        var second = first
+        var fields: [[String]] = []
+        while let record = try second.next() { fields.append(record.fields.map(\.string)) }
+        while let record = try first.next() { fields.append(record.fields.map(\.string)) }
+        #expect(fields.allSatisfy { $0.count == 2 })
     }
 
     @Test func recordsCrossThreads() async throws {

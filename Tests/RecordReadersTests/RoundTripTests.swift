@@ -95,7 +95,10 @@ private func jsonString(_ text: String) -> String {
         case "\t": out += "\\t"
         case "/": out += "\\/"
         case "😀": out += "\\ud83d\\ude00"
-        case _ where scalar.value < 0x20: out += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
+        case _ where scalar.value < 0x20:
+            out +=
+                "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
+                + String(scalar.value, radix: 16)
         default: out.unicodeScalars.append(scalar)
         }
     }
@@ -108,7 +111,8 @@ private func json(_ value: Value, spacing: String) -> String {
     case .number(let text): return text
     case .bool(let flag): return flag ? "true" : "false"
     case .null: return "null"
-    case .array(let items): return "[" + spacing + items.map { json($0, spacing: spacing) }.joined(separator: "," + spacing) + "]"
+    case .array(let items):
+        return "[" + spacing + items.map { json($0, spacing: spacing) }.joined(separator: "," + spacing) + "]"
     case .object(let members):
         let body = members.map { jsonString($0.0) + spacing + ":" + json($0.1, spacing: spacing) }
         return "{" + body.joined(separator: "," + spacing) + spacing + "}"
@@ -143,7 +147,9 @@ extension String {
 
     /// XML text with characters XML cannot hold dropped (controls other than tab, LF, CR).
     fileprivate var xmlSafe: String {
-        String(String.UnicodeScalarView(unicodeScalars.filter { $0.value >= 0x20 || $0 == "\t" || $0 == "\n" || $0 == "\r" }))
+        String(
+            String.UnicodeScalarView(
+                unicodeScalars.filter { $0.value >= 0x20 || $0 == "\t" || $0 == "\n" || $0 == "\r" }))
     }
 }
 
@@ -160,7 +166,9 @@ struct RoundTripTests {
         var text = header.joined(separator: String(delimiter)) + newline
         for row in rows {
             // A lone empty field on a one-column row must be quoted, or the line would be blank.
-            let fields = row.map { csvField($0, delimiter: delimiter, force: columns == 1 || generator.int(0...5) == 0) }
+            let fields = row.map {
+                csvField($0, delimiter: delimiter, force: columns == 1 || generator.int(0...5) == 0)
+            }
             text += fields.joined(separator: String(delimiter)) + newline
         }
         let options = ReaderOptions(csv: CSVOptions(delimiter: UInt8(ascii: delimiter.unicodeScalars.first!)))
@@ -179,14 +187,17 @@ struct RoundTripTests {
         let records = try readAll(text, format: .json)
         #expect(records.map { Value($0.value) } == values)
         let wrapped = "{\"meta\": \(json(.array(values), spacing: spacing)), \"items\": \(text)}"
-        #expect(try readAll(wrapped, format: .json, options: ReaderOptions(records: "items[*]")).map { Value($0.value) } == values)
+        #expect(
+            try readAll(wrapped, format: .json, options: ReaderOptions(records: "items[*]")).map { Value($0.value) }
+                == values)
     }
 
     @Test(arguments: [21, 22, 23])
     func ndjsonRoundTrip(seed: UInt64) throws {
         var generator = Generator(random: SeededGenerator(seed: seed))
         let values = (0..<generator.int(1...30)).map { _ in generator.value(depth: 0) }
-        let text = values.map { json($0, spacing: " ") }.joined(separator: ["\n", "\r\n", "\n\n"][generator.int(0...2)])
+        let text = values.map { json($0, spacing: " ") }.joined(
+            separator: ["\n", "\r\n", "\n\n"][generator.int(0...2)])
         let records = try readAll(text, format: .ndjson)
         #expect(records.map { Value($0.value) } == values)
     }
@@ -211,7 +222,9 @@ struct RoundTripTests {
             let attributes = item.attributes.map { " \($0.0)=\"\(xmlEscape($0.1, cdata: false))\"" }.joined()
             text += "<item\(attributes)><name>\(xmlEscape(item.name, cdata: generator.int(0...1) == 0))</name>"
             for tag in item.tags { text += "<t:tag>\(xmlEscape(tag, cdata: generator.int(0...1) == 0))</t:tag>" }
-            if let nested = item.nested { text += "<location><aisle>\(xmlEscape(nested, cdata: false))</aisle></location>" }
+            if let nested = item.nested {
+                text += "<location><aisle>\(xmlEscape(nested, cdata: false))</aisle></location>"
+            }
             text += "</item>\n"
         }
         text += "</catalog>\n"

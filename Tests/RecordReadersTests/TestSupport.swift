@@ -57,9 +57,9 @@ func readError(
     }
 }
 
-private func readRecords(_ bytes: [UInt8], _ format: RecordFormat, _ options: ReaderOptions) throws(
-    RecordReaderError
-) -> [Record] {
+private func readRecords(_ bytes: [UInt8], _ format: RecordFormat, _ options: ReaderOptions) throws(RecordReaderError)
+    -> [Record]
+{
     var reader = try RecordReaderFactory.open(.bytes(bytes, name: "test.\(format)"), format: format, options: options)
     var records: [Record] = []
     while let record = try reader.next() { records.append(record) }

@@ -11,7 +11,9 @@ struct XMLReaderTests {
         try readAll(text, format: .xml, options: ReaderOptions(records: records))
     }
 
-    private func error(_ text: String, records: String? = "catalog/item", limits: ReaderLimits = ReaderLimits()) -> RecordReaderError? {
+    private func error(_ text: String, records: String? = "catalog/item", limits: ReaderLimits = ReaderLimits())
+        -> RecordReaderError?
+    {
         readError(text, format: .xml, options: ReaderOptions(records: records, limits: limits))
     }
 
@@ -72,6 +74,13 @@ struct XMLReaderTests {
         #expect(item[path("@missing")] == nil)
     }
 
+    @Test func attributeValuesDecodeReferences() throws {
+        let text = "<catalog><item a=\"x &amp; y &#38; z &lt;&#10;&quot;\" b=\"&amp;#38;\"/></catalog>"
+        let item = try #require(try xml(text).first)
+        #expect(item[path("@a")]?.string == "x & y & z <\n\"")
+        #expect(item[path("@b")]?.string == "&#38;")
+    }
+
     @Test func ownTextWithDot() throws {
         let records = try xml(catalog)
         #expect(records[1][path(".")]?.string == "plain text")
@@ -100,9 +109,15 @@ struct XMLReaderTests {
 
     @Test func byteOrderMarkAndEncodingDeclaration() throws {
         let bom = [0xEF, 0xBB, 0xBF] + Array("<catalog><item a=\"é\"/></catalog>".utf8)
-        #expect(try readAll(bom, format: .xml, options: ReaderOptions(records: "catalog/item")).first?[path("@a")]?.string == "é")
-        let latin1 = Array("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><catalog><item>".utf8) + [0xE9] + Array("</item></catalog>".utf8)
-        #expect(try readAll(latin1, format: .xml, options: ReaderOptions(records: "catalog/item")).first?.value.string == "é")
+        #expect(
+            try readAll(bom, format: .xml, options: ReaderOptions(records: "catalog/item")).first?[path("@a")]?.string
+                == "é")
+        let latin1 =
+            Array("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><catalog><item>".utf8) + [0xE9]
+            + Array("</item></catalog>".utf8)
+        #expect(
+            try readAll(latin1, format: .xml, options: ReaderOptions(records: "catalog/item")).first?.value.string
+                == "é")
     }
 
     @Test func malformedDocumentsCarryLibxml2Positions() {
@@ -124,8 +139,9 @@ struct XMLReaderTests {
     }
 
     @Test func recordsBeforeAnErrorAreReturnedFirst() throws {
-        var reader = try XMLReader(.bytes(Array("<catalog><item/><item/><oops></catalog>".utf8), name: "e.xml"),
-                                   options: ReaderOptions(records: "catalog/item"))
+        var reader = try XMLReader(
+            .bytes(Array("<catalog><item/><item/><oops></catalog>".utf8), name: "e.xml"),
+            options: ReaderOptions(records: "catalog/item"))
         #expect(try reader.next() != nil)
         #expect(try reader.next() != nil)
         #expect(throws: RecordReaderError.self) { try reader.next() }
@@ -136,7 +152,9 @@ struct XMLReaderTests {
         let failure = error("<catalog><item/></catalog>", records: "catalogue/item")
         #expect(failure?.kind == .structure)
         #expect(failure?.reason == "the records path catalogue/item matches nothing")
-        #expect(throws: RecordReaderError.self) { try XMLReader(.bytes([], name: "x"), options: ReaderOptions(records: "a/@b")) }
+        #expect(throws: RecordReaderError.self) {
+            try XMLReader(.bytes([], name: "x"), options: ReaderOptions(records: "a/@b"))
+        }
     }
 
     // MARK: Security
@@ -144,7 +162,9 @@ struct XMLReaderTests {
     @Test func billionLaughsFailsFast() {
         var text = "<?xml version=\"1.0\"?>\n<!DOCTYPE lolz [\n <!ENTITY lol \"lol\">\n"
         for level in 1...9 {
-            text += " <!ENTITY lol\(level) \"" + String(repeating: "&lol\(level - 1 == 0 ? "" : String(level - 1));", count: 10) + "\">\n"
+            text +=
+                " <!ENTITY lol\(level) \""
+                + String(repeating: "&lol\(level - 1 == 0 ? "" : String(level - 1));", count: 10) + "\">\n"
         }
         text += "]>\n<catalog><item>&lol9;</item></catalog>"
         let clock = ContinuousClock()
@@ -157,7 +177,8 @@ struct XMLReaderTests {
     }
 
     @Test func externalEntitiesAndDTDsAreNeverLoaded() {
-        let xxe = error("<!DOCTYPE c [<!ENTITY xxe SYSTEM \"file:///etc/passwd\">]><catalog><item>&xxe;</item></catalog>")
+        let xxe = error(
+            "<!DOCTYPE c [<!ENTITY xxe SYSTEM \"file:///etc/passwd\">]><catalog><item>&xxe;</item></catalog>")
         #expect(xxe?.kind == .security)
         let parameter = error("<!DOCTYPE c [<!ENTITY % p SYSTEM \"http://127.0.0.1:1/x.dtd\"> %p;]><catalog/>")
         #expect(parameter?.kind == .security)
@@ -168,15 +189,22 @@ struct XMLReaderTests {
     }
 
     @Test func depthAndSizeLimits() {
-        let deep = "<catalog><item>" + String(repeating: "<a>", count: 50) + String(repeating: "</a>", count: 50) + "</item></catalog>"
+        let deep =
+            "<catalog><item>" + String(repeating: "<a>", count: 50) + String(repeating: "</a>", count: 50)
+            + "</item></catalog>"
         let failure = error(deep, limits: ReaderLimits(maxDepth: 20))
         #expect(failure?.kind == .limit)
         #expect(failure?.reason == "nesting deeper than 20")
         let small = ReaderLimits(maxFieldSize: 4, maxRecordSize: 40, maxValuesPerRecord: 4)
-        #expect(error("<catalog><item>abcde</item></catalog>", limits: small)?.reason == "element text longer than 4 bytes")
-        #expect(error("<catalog><item a=\"abcde\"/></catalog>", limits: small)?.reason == "attribute longer than 4 bytes")
-        #expect(error("<catalog><item><a/><a/><a/><a/><a/></item></catalog>", limits: small)?.reason == "more than 4 values in a record")
-        let record = error("<catalog><item><aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/></item></catalog>", limits: small)
+        #expect(
+            error("<catalog><item>abcde</item></catalog>", limits: small)?.reason == "element text longer than 4 bytes")
+        #expect(
+            error("<catalog><item a=\"abcde\"/></catalog>", limits: small)?.reason == "attribute longer than 4 bytes")
+        #expect(
+            error("<catalog><item><a/><a/><a/><a/><a/></item></catalog>", limits: small)?.reason
+                == "more than 4 values in a record")
+        let record = error(
+            "<catalog><item><aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/></item></catalog>", limits: small)
         #expect(record?.reason == "record longer than 40 bytes")
     }
 }

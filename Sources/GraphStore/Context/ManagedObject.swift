@@ -59,8 +59,9 @@ public final class ManagedObject {
         toMany = Array(repeating: nil, count: relationshipCount)
     }
 
-    /// Whether the object has unsaved changes (inserted, updated or deleted).
-    public var hasChanges: Bool { isInserted || isUpdated || isDeleted }
+    /// Whether the object has unsaved changes: inserted, updated, deleted, or a to-many
+    /// relationship changed.
+    public var hasChanges: Bool { isInserted || isUpdated || isDeleted || isTouched }
 
     func liveContext(key: String? = nil) throws -> ObjectContext {
         guard let context else { throw ObjectError(.detached, entity: entity.name, key: key, objectID: objectID) }

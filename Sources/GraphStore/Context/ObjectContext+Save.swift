@@ -22,6 +22,20 @@ extension ObjectContext {
     /// Inside an open transaction (a dry run), the save is a savepoint of it.
     @discardableResult
     func save(metadata: [String: String?], finishing run: RunJournal?) throws -> ChangeSet? {
+        try save(metadata: metadata, finishing: run) { _ in [:] }
+    }
+
+    /// Saves like ``save(metadata:)``, and adds the metadata `lateMetadata` computes once every
+    /// inserted object has its row key — in the same transaction. `lateMetadata` gets a function
+    /// giving the permanent ID an object has after this save (nil for objects that will not exist).
+    ///
+    /// Importers use it to store references that wait for later records, by permanent ID,
+    /// atomically with the batch that created their owners.
+    @discardableResult
+    public func save(
+        metadata: [String: String?], finishing run: RunJournal? = nil,
+        lateMetadata: (_ permanentID: (ManagedObject) -> ObjectID?) throws -> [String: String?]
+    ) throws -> ChangeSet? {
         guard hasChanges || !metadata.isEmpty || run != nil else { return nil }
         guard !store.isReadOnly else { throw StoreError(.readOnly, path: store.location.description) }
         var plan = SavePlan(
@@ -38,7 +52,13 @@ extension ObjectContext {
                 try writeDeletes(plan)
                 try writeJoinChanges(plan)
                 try writePositions(plan)
-                if !metadata.isEmpty { try MetadataTable.write(metadata, on: connection) }
+                let late = try lateMetadata { [self] object in
+                    rowKey(of: object, in: plan).map {
+                        ObjectID(storeUUID: store.identifier, entityID: object.entity.storeID, key: $0)
+                    }
+                }
+                let allMetadata = metadata.merging(late) { _, new in new }
+                if !allMetadata.isEmpty { try MetadataTable.write(allMetadata, on: connection) }
                 try run?.forget(on: connection)
             }
             if connection.isInTransaction {

@@ -49,9 +49,7 @@ private final class InputStorage {
     }
 
     /// Reads up to one chunk into `destination` (at most `room` bytes); 0 at end of input.
-    func read(into destination: UnsafeMutablePointer<UInt8>, room: Int, name: String) throws(
-        RecordReaderError
-    ) -> Int {
+    func read(into destination: UnsafeMutablePointer<UInt8>, room: Int, name: String) throws(RecordReaderError) -> Int {
         let wanted = min(room, chunkSize)
         guard descriptor >= 0 else {
             let count = min(wanted, memory.count - memoryOffset)
@@ -80,8 +78,6 @@ private final class InputStorage {
 struct ByteInput {
     /// The most bytes a parser may keep unconsumed across a refill.
     static let maxLookahead = 16
-    /// The default chunk size: 256 KiB.
-    static let defaultChunkSize = 256 * 1024
 
     /// The input's name for positions and errors.
     let name: String
@@ -98,7 +94,7 @@ struct ByteInput {
     private(set) var isExhausted = false
 
     /// Opens `source`; throws an `.io` error when a file cannot be opened.
-    init(_ source: InputSource, chunkSize: Int = ByteInput.defaultChunkSize) throws(RecordReaderError) {
+    init(_ source: InputSource, chunkSize: Int) throws(RecordReaderError) {
         name = source.name
         storage = try InputStorage(source: source, chunkSize: chunkSize)
         base = storage.buffer
@@ -111,11 +107,6 @@ struct ByteInput {
     /// The file offset of window index `index`.
     @inline(__always)
     func offset(of index: Int) -> Int { baseOffset + index }
-
-    /// Whether every byte has been consumed and none will come.
-    var isAtEnd: Bool {
-        mutating get throws(RecordReaderError) { try !ensure(1) }
-    }
 
     /// Reads the next chunk after the unconsumed bytes; `false` at the end of the input.
     @discardableResult

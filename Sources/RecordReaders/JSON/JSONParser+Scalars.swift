@@ -198,7 +198,8 @@ extension JSONParser {
     }
 
     /// Parses `true`, `false` or `null` at the current position; appends `true`/`false`.
-    mutating func parseLiteral(_ first: UInt8) throws(RecordReaderError) -> (kind: NodeKind, start: Int32, count: Int32) {
+    mutating func parseLiteral(_ first: UInt8) throws(RecordReaderError) -> (kind: NodeKind, start: Int32, count: Int32)
+    {
         let literal: StaticString
         let kind: NodeKind
         switch first {
@@ -208,9 +209,11 @@ extension JSONParser {
         }
         let length = literal.utf8CodeUnitCount
         let available = try input.ensure(length)
-        let matches = available && (0..<length).allSatisfy {
-            input.base[input.position + $0] == literal.utf8Start[$0]
-        }
+        let matches =
+            available
+            && (0..<length).allSatisfy {
+                input.base[input.position + $0] == literal.utf8Start[$0]
+            }
         guard matches else { throw errorHere(.syntax, "invalid literal, expected \(literal)") }
         let valueStart = builder.byteCount
         if kind == .bool { builder.append(input.base + input.position, count: length) }

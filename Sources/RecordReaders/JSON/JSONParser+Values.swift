@@ -15,7 +15,8 @@ extension JSONParser {
         let mark = builder.byteCount
         var name = name
         var afterComma = false
-        let first = node(.null, name: (0, -1))
+        _ = try skipWhitespace()
+        let first = node(.null, name: (0, -1))  // where the value starts, for limit errors
         while true {
             guard let byte = try skipWhitespace() else { throw unexpected(nil, expected: "a value") }
             var completed = true
@@ -25,7 +26,9 @@ extension JSONParser {
                 if depth + frames.count + 1 > limits.maxDepth {
                     throw errorHere(.limit, "nesting deeper than \(limits.maxDepth)")
                 }
-                let container = store ? try appendNode(node(isObject ? .object : .array, name: name), isLeaf: false, first: first) : -1
+                let container =
+                    store
+                    ? try appendNode(node(isObject ? .object : .array, name: name), isLeaf: false, first: first) : -1
                 input.position += 1
                 frames.append(Frame(node: container, isObject: isObject))
                 let next = try skipWhitespace()
@@ -79,7 +82,9 @@ extension JSONParser {
     }
 
     /// Parses `"key" :` and returns the key's range (store mode) or drops it.
-    mutating func parseMemberName(store: Bool, afterComma: Bool) throws(RecordReaderError) -> (start: Int32, count: Int32) {
+    mutating func parseMemberName(store: Bool, afterComma: Bool) throws(RecordReaderError) -> (
+        start: Int32, count: Int32
+    ) {
         let byte = try skipWhitespace()
         guard byte == UInt8(ascii: "\"") else {
             if afterComma, byte == UInt8(ascii: "}") { throw errorHere(.syntax, "trailing comma") }

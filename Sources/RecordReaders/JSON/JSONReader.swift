@@ -129,7 +129,9 @@ public struct JSONReader: RecordReader {
         return nil
     }
 
-    private mutating func enter(isObject: Bool, level: Int, holdsRecords: Bool, segment: PathSegment) throws(RecordReaderError) {
+    private mutating func enter(isObject: Bool, level: Int, holdsRecords: Bool, segment: PathSegment)
+        throws(RecordReaderError)
+    {
         if containers.count + 1 > parser.limits.maxDepth {
             throw parser.errorHere(.limit, "nesting deeper than \(parser.limits.maxDepth)")
         }

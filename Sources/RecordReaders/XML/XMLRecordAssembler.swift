@@ -131,7 +131,8 @@ struct XMLRecordAssembler {
         let fieldOver = text.count - start > limits.maxFieldSize
         let recordOver = recordSize > limits.maxRecordSize
         // The limit crossed at the earlier byte wins, whatever the size of this text event.
-        if fieldOver && (!recordOver || recordSize - (text.count - start) + limits.maxFieldSize <= limits.maxRecordSize) {
+        if fieldOver && (!recordOver || recordSize - (text.count - start) + limits.maxFieldSize <= limits.maxRecordSize)
+        {
             fail(.limit, "element text longer than \(limits.maxFieldSize) bytes")
         } else if recordOver {
             fail(.limit, "record longer than \(limits.maxRecordSize) bytes")

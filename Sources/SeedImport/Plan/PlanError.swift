@@ -101,4 +101,13 @@ public struct PlanErrors: Error, CustomStringConvertible, Sendable, Hashable {
     public var description: String {
         errors.map(\.description).joined(separator: "\n")
     }
+
+    /// `errors` sorted by position; the sort is stable, and problems without a position keep
+    /// their order, after the others.
+    static func inFileOrder(_ errors: [PlanError]) -> [PlanError] {
+        let unknown = PlanPosition(line: .max, column: .max)
+        return errors.enumerated()
+            .sorted { ($0.element.position ?? unknown, $0.offset) < ($1.element.position ?? unknown, $1.offset) }
+            .map(\.element)
+    }
 }

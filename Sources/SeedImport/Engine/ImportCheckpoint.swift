@@ -1,0 +1,49 @@
+// The checkpoint an import writes with every batch (in the batch's transaction), so a run that
+// was killed can resume exactly after its last committed batch.
+import Foundation
+import GraphStore
+
+/// Where a run stood after its last committed batch.
+struct ImportCheckpoint: Codable, Equatable {
+    /// The run's id (derived from the plan), so a resume only continues the same plan.
+    var run: String
+    /// The source being imported.
+    var source: Int
+    /// Records of that source already committed.
+    var records: Int
+    /// Batches committed so far (numbers the deferred-reference keys).
+    var batches: Int
+
+    static let key = "import.checkpoint"
+    static let deferredPrefix = "import.deferred."
+
+    /// The checkpoint as metadata text.
+    func encoded() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    }
+
+    /// The checkpoint stored in `metadata`, if any.
+    static func stored(in metadata: StoreMetadata) -> ImportCheckpoint? {
+        guard let text = metadata[key] else { return nil }
+        return try? JSONDecoder().decode(ImportCheckpoint.self, from: Data(text.utf8))
+    }
+}
+
+/// A deferred reference as stored in the metadata for a resume.
+struct StoredDeferredReference: Codable {
+    /// The owner's entity store ID and key.
+    var entity: Int64
+    var key: Int64
+    /// The relationship mapping's id (its plan key path).
+    var mapping: String
+    /// Each key's parts as text.
+    var keys: [[String]]
+    /// Position of the field and of the record.
+    var file: String
+    var line: Int
+    var column: Int
+    var byteOffset: Int
+    var record: Int
+}

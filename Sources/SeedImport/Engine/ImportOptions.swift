@@ -1,0 +1,31 @@
+// Run-time options of an import; each overrides the plan's own setting when given (the
+// command line's flags map onto these).
+
+/// How to run a plan.
+///
+/// ```swift
+/// var options = ImportOptions()
+/// options.store = "App.sqlite"
+/// options.dryRun = true
+/// ```
+public struct ImportOptions: Sendable {
+    /// The target store (overrides the plan's `store`).
+    public var store: String?
+    /// The error policy (overrides the plan's `onError`).
+    public var onError: ErrorPolicy?
+    /// The most rejects before a `skip` run rolls back (overrides `maxErrors`).
+    public var maxErrors: Int?
+    /// The rejects file (overrides `rejects`).
+    public var rejects: String?
+    /// Records per save (overrides `batchSize`).
+    public var batchSize: Int?
+    /// Do everything but commit: the report is complete, the store unchanged.
+    public var dryRun = false
+    /// Continue a run that was killed, from its last checkpoint.
+    public var resume = false
+    /// Build secondary indexes after the load when the store is new (faster).
+    public var deferIndexesOnNewStore = true
+
+    /// Options that change nothing in the plan.
+    public init() {}
+}

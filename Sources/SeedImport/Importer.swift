@@ -1,0 +1,81 @@
+// The public entry point of plan-driven imports: run a plan (file or Swift value) into a store
+// on a thread of its own, with progress as an AsyncSequence.
+import Foundation
+import GraphStore
+
+/// Runs an import plan.
+///
+/// ```swift
+/// let importer = try Importer(planFile: "Seeds/plan.yaml")
+/// Task { for await step in importer.progress { print(step.records) } }
+/// let report = try await importer.run()
+/// print(report.summary)
+/// ```
+public final class Importer: Sendable {
+    /// The plan.
+    public let plan: ImportPlan
+    /// The run's options.
+    public let options: ImportOptions
+    /// Progress updates while the import runs; finishes when it ends.
+    public let progress: AsyncStream<ImportProgress>
+    private let continuation: AsyncStream<ImportProgress>.Continuation
+    private let planFile: String
+    private let model: ObjectModel?
+
+    /// An importer for `plan`; `model` overrides the plan's `model:` (else it is loaded from the
+    /// plan, or taken from the existing store).
+    public init(plan: ImportPlan, model: ObjectModel? = nil, options: ImportOptions = ImportOptions(), planFile: String = "plan") {
+        self.plan = plan
+        self.model = model
+        self.options = options
+        self.planFile = planFile
+        (progress, continuation) = AsyncStream.makeStream(of: ImportProgress.self, bufferingPolicy: .bufferingNewest(16))
+    }
+
+    /// An importer for the plan file at `path`, validated against its model.
+    ///
+    /// - Throws: ``PlanErrors`` naming every problem with its line and column.
+    public convenience init(planFile path: String, options: ImportOptions = ImportOptions()) throws {
+        let file = try PlanFile.load(from: path)
+        let model = try Self.loadModel(for: file.plan, options: options)
+        let problems = file.validate(model: model).filter { $0.severity == .error }
+        if !problems.isEmpty { throw PlanErrors(problems) }
+        self.init(plan: file.plan, model: model, options: options, planFile: path)
+    }
+
+    /// Runs the import on a thread of its own and returns its report.
+    ///
+    /// - Throws: ``ImportFailure`` (nothing of the run remains in the store), or ``PlanErrors``.
+    public func run() async throws -> ImportReport {
+        let plan = self.plan
+        let options = self.options
+        let planFile = self.planFile
+        let continuation = self.continuation
+        let model = try self.model ?? Self.loadModel(for: plan, options: options)
+        return try await withCheckedThrowingContinuation { (result: CheckedContinuation<ImportReport, any Error>) in
+            let thread = Thread {
+                defer { continuation.finish() }
+                do {
+                    let run = ImportRun(plan: plan, model: model, planFile: planFile, options: options) { continuation.yield($0) }
+                    result.resume(returning: try run.execute())
+                } catch {
+                    result.resume(throwing: error)
+                }
+            }
+            thread.name = "seedkit.import"
+            thread.stackSize = 8 << 20
+            thread.start()
+        }
+    }
+
+    /// The model a plan names, or the model of its existing store.
+    static func loadModel(for plan: ImportPlan, options: ImportOptions) throws -> ObjectModel {
+        if let model = plan.model {
+            return try ModelLoader.load(from: plan.resolve(model))
+        }
+        guard let store = options.store ?? plan.store.map(plan.resolve), FileManager.default.fileExists(atPath: store) else {
+            throw ImportFailure(report: ImportReport(), reason: "the plan names no model and there is no store to take one from")
+        }
+        return try PersistentStore.metadata(at: store).model(source: store)
+    }
+}

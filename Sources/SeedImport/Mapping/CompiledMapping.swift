@@ -1,0 +1,115 @@
+// A record mapping compiled against the model and the source: attribute slots with their field
+// paths and coercers, the key, and relationships (by reference or nested), ready to apply to
+// millions of records without looking anything up by name.
+// Invariant: everything a record needs is resolved here once; per-record work only evaluates
+// precompiled paths and coercers.
+import GraphStore
+import RecordReaders
+
+/// One attribute of a compiled mapping.
+struct CompiledAttribute {
+    /// The attribute's slot in objects of the entity.
+    let slot: Int
+    /// The attribute's name.
+    let name: String
+    /// The field path (nil for a constant).
+    let field: FieldPath?
+    /// The constant value, already coerced, when the mapping gives `value:`.
+    let constant: AttributeValue?
+    /// Turns field values into attribute values.
+    let coercer: ValueCoercer
+}
+
+/// A lookup: the entity searched and the attributes compared (a unique key or a `match`).
+struct LookupID: Hashable {
+    let entityIndex: Int
+    let slots: [Int]
+}
+
+/// How a relationship's destinations are found.
+enum RelationshipSource {
+    /// Destination keys in the field, matched against `match` attributes of the destination.
+    case reference(lookup: LookupID, coercers: [ValueCoercer], matchNames: [String], missing: MissingPolicy, split: String?)
+    /// Nested records in the field, imported with their own mapping.
+    case nested(CompiledMapping)
+}
+
+/// One relationship of a compiled mapping.
+struct CompiledRelationship {
+    /// The mapping's plan key path (`sources[0].relationships.unit`): its id in checkpoints.
+    let id: String
+    /// The relationship (its slot is `relationship.index`).
+    let relationship: Relationship
+    /// The field path holding keys or nested records.
+    let field: FieldPath
+    /// Where destinations come from.
+    let source: RelationshipSource
+    /// Add to or replace the members of a to-many of an existing object.
+    let members: MembersPolicy
+}
+
+/// A mapping from records to objects of one entity.
+final class CompiledMapping {
+    /// The entity records become.
+    let entity: Entity
+    /// The key lookup, when the mapping has a key.
+    let keyLookup: LookupID?
+    /// The key attributes (a subset of `attributes`), in key order.
+    let keyAttributes: [CompiledAttribute]
+    /// Every mapped attribute (key attributes included).
+    let attributes: [CompiledAttribute]
+    /// Mapped relationships.
+    let relationships: [CompiledRelationship]
+    /// What a record matching an existing object does.
+    let onConflict: ConflictPolicy
+
+    init(
+        entity: Entity, keyLookup: LookupID?, keyAttributes: [CompiledAttribute], attributes: [CompiledAttribute],
+        relationships: [CompiledRelationship], onConflict: ConflictPolicy
+    ) {
+        self.entity = entity
+        self.keyLookup = keyLookup
+        self.keyAttributes = keyAttributes
+        self.attributes = attributes
+        self.relationships = relationships
+        self.onConflict = onConflict
+    }
+
+    /// Every relationship mapping of this mapping and its nested mappings, by id.
+    var relationshipsByID: [String: CompiledRelationship] {
+        var result: [String: CompiledRelationship] = [:]
+        for relationship in relationships {
+            result[relationship.id] = relationship
+            if case .nested(let nested) = relationship.source {
+                result.merge(nested.relationshipsByID) { first, _ in first }
+            }
+        }
+        return result
+    }
+
+    /// Every field path at the top level of this mapping's records (CSV readers resolve them to columns).
+    var topLevelFields: [FieldPath] {
+        attributes.compactMap(\.field) + relationships.map(\.field)
+    }
+
+    /// A copy whose top-level field paths are replaced through `resolved` (same order as ``topLevelFields``).
+    func resolving(_ resolved: [FieldPath]) -> CompiledMapping {
+        var iterator = resolved.makeIterator()
+        let attributes = self.attributes.map { attribute in
+            attribute.field == nil
+                ? attribute
+                : CompiledAttribute(
+                    slot: attribute.slot, name: attribute.name, field: iterator.next() ?? attribute.field,
+                    constant: attribute.constant, coercer: attribute.coercer)
+        }
+        let relationships = self.relationships.map { relationship in
+            CompiledRelationship(
+                id: relationship.id, relationship: relationship.relationship, field: iterator.next() ?? relationship.field,
+                source: relationship.source, members: relationship.members)
+        }
+        let keys = keyAttributes.compactMap { key in attributes.first { $0.slot == key.slot } }
+        return CompiledMapping(
+            entity: entity, keyLookup: keyLookup, keyAttributes: keys, attributes: attributes,
+            relationships: relationships, onConflict: onConflict)
+    }
+}

@@ -1,0 +1,144 @@
+// Compiles plan mappings against the model: resolves names to slots, applies the conventions of
+// DESIGN §5 (field = attribute name or `mappedKeyName`; match = `relatedByAttribute` or the
+// destination's unique constraint), builds coercers, and recurses into nested mappings.
+// Invariant: a plan that passed PlanValidator compiles; anything else fails with a PlanError
+// naming the source and key.
+import GraphStore
+import RecordReaders
+
+/// Turns ``RecordMapping``s into ``CompiledMapping``s for one model.
+struct MappingCompiler {
+    let model: ObjectModel
+    /// The plan file, for error messages.
+    let planFile: String
+
+    /// Compiles `mapping`; `path` names it in errors (`sources[0]`).
+    func compile(_ mapping: RecordMapping, path: String) throws(PlanErrors) -> CompiledMapping {
+        guard let entity = model.entity(named: mapping.entity) else {
+            throw fail(path + ".entity", "unknown entity '\(mapping.entity)'")
+        }
+        let attributeMappings = Self.effectiveAttributes(of: mapping, entity: entity)
+        var attributes: [CompiledAttribute] = []
+        for (name, attributeMapping) in attributeMappings.sorted(by: { $0.key < $1.key }) {
+            guard let attribute = entity.attribute(named: name) else {
+                throw fail("\(path).attributes.\(name)", "'\(name)' is not an attribute of \(entity.name)")
+            }
+            attributes.append(try compileAttribute(attribute, attributeMapping, path: "\(path).attributes.\(name)"))
+        }
+        var keyAttributes: [CompiledAttribute] = []
+        for name in mapping.key ?? [] {
+            guard let attribute = entity.attribute(named: name) else {
+                throw fail("\(path).key", "'\(name)' is not an attribute of \(entity.name)")
+            }
+            if let mapped = attributes.first(where: { $0.slot == attribute.index }) {
+                keyAttributes.append(mapped)
+            } else {
+                let implicit = try compileAttribute(attribute, AttributeMapping(field: name), path: "\(path).key")
+                attributes.append(implicit)
+                keyAttributes.append(implicit)
+            }
+        }
+        var relationships: [CompiledRelationship] = []
+        for (name, relationshipMapping) in mapping.relationships.sorted(by: { $0.key < $1.key }) {
+            relationships.append(try compileRelationship(name, relationshipMapping, of: entity, path: "\(path).relationships.\(name)"))
+        }
+        let keyLookup = keyAttributes.isEmpty ? nil : LookupID(entityIndex: entity.index, slots: keyAttributes.map(\.slot))
+        return CompiledMapping(
+            entity: entity, keyLookup: keyLookup, keyAttributes: keyAttributes, attributes: attributes,
+            relationships: relationships, onConflict: mapping.onConflict)
+    }
+
+    /// The attribute mappings in force: the plan's, or by convention every stored attribute
+    /// from the field its `mappedKeyName` names (else its own name).
+    static func effectiveAttributes(of mapping: RecordMapping, entity: Entity) -> [String: AttributeMapping] {
+        if let attributes = mapping.attributes { return attributes }
+        var result: [String: AttributeMapping] = [:]
+        for attribute in entity.attributes where !attribute.isTransient {
+            result[attribute.name] = AttributeMapping(field: attribute.declaration.userInfo["mappedKeyName"] ?? attribute.name)
+        }
+        return result
+    }
+
+    /// The destination attributes a reference matches: the plan's `match`, else the
+    /// relationship's `relatedByAttribute`, else the destination's single-attribute unique constraint.
+    static func effectiveMatch(of mapping: RelationshipMapping, relationship: Relationship, destination: Entity) -> [String]? {
+        if let match = mapping.match { return match }
+        if let related = relationship.declaration.userInfo["relatedByAttribute"] { return [related] }
+        return destination.uniqueConstraints.first { $0.count == 1 }
+    }
+
+    private func compileAttribute(_ attribute: Attribute, _ mapping: AttributeMapping, path: String) throws(PlanErrors)
+        -> CompiledAttribute
+    {
+        let coercer: ValueCoercer
+        do {
+            coercer = try ValueCoercer(attribute: attribute, mapping: mapping)
+        } catch {
+            throw fail(path, "\(error)")
+        }
+        if let text = mapping.value {
+            do {
+                let constant = try coercer.coerce(text: text)
+                return CompiledAttribute(slot: attribute.index, name: attribute.name, field: nil, constant: constant, coercer: coercer)
+            } catch {
+                throw fail(path + ".value", "\(error)")
+            }
+        }
+        let fieldText = mapping.field ?? attribute.name
+        do {
+            let field = try FieldPath(parsing: fieldText)
+            return CompiledAttribute(slot: attribute.index, name: attribute.name, field: field, constant: nil, coercer: coercer)
+        } catch {
+            throw fail(path + ".field", "\(error)")
+        }
+    }
+
+    private func compileRelationship(
+        _ name: String, _ mapping: RelationshipMapping, of entity: Entity, path: String
+    ) throws(PlanErrors) -> CompiledRelationship {
+        guard let relationship = entity.relationship(named: name) else {
+            throw fail(path, "'\(name)' is not a relationship of \(entity.name)")
+        }
+        let field: FieldPath
+        do {
+            field = try FieldPath(parsing: mapping.field)
+        } catch {
+            throw fail(path + ".field", "\(error)")
+        }
+        let destination = model.destination(of: relationship)
+        if let nested = mapping.nested {
+            let compiled = try compile(nested.mapping, path: path + ".nested")
+            guard compiled.entity.isKind(of: destination) else {
+                throw fail(path + ".nested.entity", "\(compiled.entity.name) is not a \(destination.name)")
+            }
+            return CompiledRelationship(
+                id: path, relationship: relationship, field: field, source: .nested(compiled), members: mapping.members)
+        }
+        guard let match = Self.effectiveMatch(of: mapping, relationship: relationship, destination: destination) else {
+            throw fail(path + ".match", "give match: (\(destination.name) has no single-attribute unique constraint to match by)")
+        }
+        var coercers: [ValueCoercer] = []
+        var slots: [Int] = []
+        for attributeName in match {
+            guard let attribute = destination.attribute(named: attributeName) else {
+                throw fail(path + ".match", "'\(attributeName)' is not an attribute of \(destination.name)")
+            }
+            slots.append(attribute.index)
+            do {
+                coercers.append(try ValueCoercer(attribute: attribute, mapping: AttributeMapping(field: attributeName)))
+            } catch {
+                throw fail(path + ".match", "\(error)")
+            }
+        }
+        return CompiledRelationship(
+            id: path, relationship: relationship, field: field,
+            source: .reference(
+                lookup: LookupID(entityIndex: destination.index, slots: slots), coercers: coercers, matchNames: match,
+                missing: mapping.missing, split: mapping.split),
+            members: mapping.members)
+    }
+
+    private func fail(_ keyPath: String, _ message: String) -> PlanErrors {
+        PlanErrors([PlanError(file: planFile, keyPath: keyPath, message: message)])
+    }
+}

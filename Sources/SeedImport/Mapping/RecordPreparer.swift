@@ -1,0 +1,145 @@
+// Phase one of applying a record: evaluate every mapped field and coerce it, collecting the
+// first problem as a RecordError with the field's exact position.
+// Invariant: preparing never touches the context.
+import GraphStore
+import RecordReaders
+
+/// Turns records into ``PreparedObject``s.
+struct RecordPreparer {
+    /// Prepares `record` for `mapping`.
+    func prepare(_ record: Record, mapping: CompiledMapping) throws(RecordError) -> PreparedObject {
+        var keyParts: [AttributeValue] = []
+        for attribute in mapping.keyAttributes {
+            guard let value = try coerce(attribute, in: record) ?? nil else {
+                throw RecordError(
+                    position: fieldPosition(attribute.field, in: record), field: attribute.field?.text ?? attribute.name,
+                    message: "the key attribute \(mapping.entity.name).\(attribute.name) has no value")
+            }
+            keyParts.append(value)
+        }
+        var values: [(slot: Int, value: AttributeValue?)] = []
+        for attribute in mapping.attributes {
+            if let value = try coerce(attribute, in: record) {
+                values.append((attribute.slot, value))
+            }
+        }
+        var references: [PreparedReference] = []
+        var nested: [PreparedNested] = []
+        for relationship in mapping.relationships {
+            let value = record[relationship.field]
+            switch relationship.source {
+            case .reference(let lookup, let coercers, let matchNames, let missing, let split):
+                guard let value else { continue }
+                let keys = try referenceKeys(value, coercers: coercers, matchNames: matchNames, split: split, field: relationship.field.text)
+                if !relationship.relationship.isToMany && keys.count > 1 {
+                    throw RecordError(
+                        position: value.position, field: relationship.field.text,
+                        message: "\(mapping.entity.name).\(relationship.relationship.name) is a to-one relationship but the field holds \(keys.count) keys")
+                }
+                references.append(
+                    PreparedReference(
+                        mapping: relationship, lookup: lookup, keys: keys, missing: missing,
+                        field: relationship.field.text, position: value.position))
+            case .nested(let nestedMapping):
+                guard let value else { continue }
+                let records = nestedRecords(value)
+                if !relationship.relationship.isToMany && records.count > 1 {
+                    throw RecordError(
+                        position: value.position, field: relationship.field.text,
+                        message: "\(mapping.entity.name).\(relationship.relationship.name) is a to-one relationship but the field holds \(records.count) records")
+                }
+                var objects: [PreparedObject] = []
+                for nestedRecord in records {
+                    objects.append(try prepare(nestedRecord, mapping: nestedMapping))
+                }
+                nested.append(PreparedNested(mapping: relationship, objects: objects))
+            }
+        }
+        return PreparedObject(
+            mapping: mapping, key: keyParts.isEmpty ? nil : KeyValue(keyParts), values: values,
+            references: references, nested: nested, position: record.position)
+    }
+
+    /// The attribute's value for `record`: `.some(value)` to set (nil clears), `nil` to leave
+    /// the attribute alone (its field is absent and it has no default).
+    private func coerce(_ attribute: CompiledAttribute, in record: Record) throws(RecordError) -> AttributeValue?? {
+        guard let field = attribute.field else { return .some(attribute.constant) }
+        let value = record[field]
+        if value == nil && !attribute.coercer.hasDefault { return nil }
+        do {
+            return .some(try attribute.coercer.coerce(value))
+        } catch {
+            throw RecordError(
+                position: value?.position ?? record.position, field: field.text, value: value?.string,
+                message: error.reason)
+        }
+    }
+
+    private func referenceKeys(
+        _ value: FieldValue, coercers: [ValueCoercer], matchNames: [String], split: String?, field: String
+    ) throws(RecordError) -> [KeyValue] {
+        let items: [FieldValue] = value.kind == .list ? value.elements : [value]
+        var keys: [KeyValue] = []
+        for item in items {
+            // A null or empty reference means "no destination".
+            if item.kind == .null || (item.kind == .text && item.byteCount == 0) { continue }
+            if coercers.count > 1 {
+                keys.append(try compositeKey(item, coercers: coercers, matchNames: matchNames, field: field))
+                continue
+            }
+            guard let coercer = coercers.first else { continue }
+            let texts = split.map { separator in
+                item.string.split(separator: separator, omittingEmptySubsequences: true).map(String.init)
+            }
+            do {
+                if let texts {
+                    for text in texts {
+                        if let key = try coercer.coerce(text: text) { keys.append(.single(key)) }
+                    }
+                } else if let key = try coercer.coerce(item) {
+                    keys.append(.single(key))
+                }
+            } catch {
+                throw RecordError(position: item.position, field: field, value: item.string, message: error.reason)
+            }
+        }
+        return keys
+    }
+
+    private func compositeKey(
+        _ item: FieldValue, coercers: [ValueCoercer], matchNames: [String], field: String
+    ) throws(RecordError) -> KeyValue {
+        guard let record = item.record else {
+            throw RecordError(
+                position: item.position, field: field, value: item.string,
+                message: "a reference matching [\(matchNames.joined(separator: ", "))] needs an object with those fields")
+        }
+        var parts: [AttributeValue] = []
+        for (name, coercer) in zip(matchNames, coercers) {
+            let part = (try? record.value(at: name)) ?? nil
+            let value: AttributeValue?
+            do {
+                value = try coercer.coerce(part)
+            } catch {
+                throw RecordError(position: part?.position ?? item.position, field: "\(field).\(name)", value: part?.string, message: error.reason)
+            }
+            guard let value else {
+                throw RecordError(position: item.position, field: "\(field).\(name)", message: "the reference has no \(name)")
+            }
+            parts.append(value)
+        }
+        return KeyValue(parts)
+    }
+
+    private func nestedRecords(_ value: FieldValue) -> [Record] {
+        switch value.kind {
+        case .list: value.elements.compactMap(\.record)
+        case .null: []
+        default: value.record.map { [$0] } ?? []
+        }
+    }
+
+    private func fieldPosition(_ field: FieldPath?, in record: Record) -> SourcePosition {
+        field.flatMap { record[$0]?.position } ?? record.position
+    }
+}

@@ -1,0 +1,265 @@
+// The model half of plan validation: a mapping's entity and key, each attribute mapping's field
+// and options against the attribute's type, and each relationship mapping (by reference or
+// nested, recursively) against the relationship and its destination.
+// Invariants: the checks see the mapping as the importer will (conventions applied through
+// `PlanConventions`); a name that does not resolve is reported once and its options are skipped.
+import GraphStore
+
+extension PlanCheck {
+    /// Checks the mapping of `context`'s records into objects, at `path` (a source or a `nested:`).
+    mutating func checkMapping(_ mapping: RecordMapping, at path: String, context: SourceContext) {
+        guard let entity = model.entity(named: mapping.entity) else {
+            let suggestion = PlanSuggestion.didYouMean(mapping.entity, among: model.entities.map(\.name))
+            report("unknown entity '\(mapping.entity)'\(suggestion)", at: PlanKeyPath.child(path, "entity"))
+            return
+        }
+        if entity.isAbstract {
+            let concrete = model.entities.filter { $0.isKind(of: entity) && !$0.isAbstract }.map(\.name)
+            let choices = concrete.isEmpty ? "" : " (\(concrete.joined(separator: ", ")))"
+            report(
+                "entity \(entity.name) is abstract: name one of its concrete sub-entities\(choices)",
+                at: PlanKeyPath.child(path, "entity"))
+        }
+        let attributes = PlanConventions.effectiveAttributes(of: mapping, entity: entity)
+        checkKey(mapping.key, of: entity, mapped: attributes, at: PlanKeyPath.child(path, "key"))
+        let attributesPath = PlanKeyPath.child(path, "attributes")
+        for (name, attributeMapping) in attributes.sorted(by: { $0.key < $1.key }) {
+            let attributePath = PlanKeyPath.child(attributesPath, name)
+            guard let attribute = storedAttribute(name, of: entity, at: attributePath) else { continue }
+            checkAttribute(attributeMapping, of: attribute, at: attributePath, context: context)
+        }
+        let relationshipsPath = PlanKeyPath.child(path, "relationships")
+        for (name, relationshipMapping) in mapping.relationships.sorted(by: { $0.key < $1.key }) {
+            let relationshipPath = PlanKeyPath.child(relationshipsPath, name)
+            guard let relationship = storedRelationship(name, of: entity, at: relationshipPath) else { continue }
+            checkRelationship(relationshipMapping, of: relationship, at: relationshipPath, context: context)
+        }
+    }
+
+    // MARK: - Key
+
+    private mutating func checkKey(
+        _ key: [String]?, of entity: Entity, mapped: [String: AttributeMapping], at path: String
+    ) {
+        guard let key else { return }
+        if key.isEmpty {
+            report("key is empty: name one or more attributes, or leave key out to always insert", at: path)
+        }
+        var seen = Set<String>()
+        for (index, name) in key.enumerated() {
+            let elementPath = elementPath(path, index, count: key.count)
+            guard seen.insert(name).inserted else {
+                report("'\(name)' appears twice in key", at: elementPath)
+                continue
+            }
+            guard let attribute = entity.attribute(named: name) else {
+                if entity.relationship(named: name) != nil {
+                    report("'\(name)' is a relationship: a key is made of attributes", at: elementPath)
+                } else {
+                    reportUnknown(name, kind: "attribute", of: entity, at: elementPath, onKey: false)
+                }
+                continue
+            }
+            if let reason = Self.notUniqueable(attribute) {
+                report("'\(name)' is \(reason), so it is not unique-able: it cannot be part of a key", at: elementPath)
+            } else if mapped[name] == nil {
+                report("key attribute '\(name)' is not mapped: add it to attributes", at: elementPath)
+            }
+        }
+    }
+
+    /// Why `attribute` cannot identify objects (be a key or a match), or nil when it can.
+    private static func notUniqueable(_ attribute: Attribute) -> String? {
+        if attribute.isTransient { return "transient" }
+        switch attribute.type {
+        case .binary: return "a binary attribute"
+        case .transformable: return "a transformable attribute"
+        default: return nil
+        }
+    }
+
+    // MARK: - Names
+
+    /// The stored attribute `name` of `entity`, or nil after reporting why there is none.
+    private mutating func storedAttribute(_ name: String, of entity: Entity, at path: String) -> Attribute? {
+        if let attribute = entity.attribute(named: name) {
+            guard attribute.isTransient else { return attribute }
+            reportTransient(name, at: path)
+        } else if entity.relationship(named: name) != nil {
+            report("'\(name)' is a relationship of \(entity.name): map it under relationships", at: path, onKey: true)
+        } else {
+            reportUnknown(name, kind: "attribute", of: entity, at: path, onKey: true)
+        }
+        return nil
+    }
+
+    /// The stored relationship `name` of `entity`, or nil after reporting why there is none.
+    private mutating func storedRelationship(_ name: String, of entity: Entity, at path: String) -> Relationship? {
+        if let relationship = entity.relationship(named: name) {
+            guard relationship.isTransient else { return relationship }
+            reportTransient(name, at: path)
+        } else if entity.attribute(named: name) != nil {
+            report("'\(name)' is an attribute of \(entity.name): map it under attributes", at: path, onKey: true)
+        } else {
+            reportUnknown(name, kind: "relationship", of: entity, at: path, onKey: true)
+        }
+        return nil
+    }
+
+    private mutating func reportTransient(_ name: String, at path: String) {
+        report("'\(name)' is transient: it is never stored, so it cannot be imported", at: path, onKey: true)
+    }
+
+    /// `'name' is not an attribute of Entity; did you mean 'x'?`; `origin` says where the name came from.
+    private mutating func reportUnknown(
+        _ name: String, kind: String, of entity: Entity, origin: String = "", at path: String, onKey: Bool
+    ) {
+        let names = kind == "attribute" ? entity.attributes.map(\.name) : entity.relationships.map(\.name)
+        let suggestion = PlanSuggestion.didYouMean(name, among: names)
+        let article = kind == "attribute" ? "an" : "a"
+        report("'\(name)'\(origin) is not \(article) \(kind) of \(entity.name)\(suggestion)", at: path, onKey: onKey)
+    }
+
+    // MARK: - Attributes
+
+    private mutating func checkAttribute(
+        _ mapping: AttributeMapping, of attribute: Attribute, at path: String, context: SourceContext
+    ) {
+        func at(_ key: String) -> String { PlanKeyPath.child(path, key) }
+        if mapping.field != nil, mapping.value != nil {
+            report("give field or value, not both", at: at("value"))
+        }
+        if mapping.value != nil, mapping.defaultValue != nil {
+            report("default has no effect with value (a constant is never missing)", at: at("default"))
+        }
+        if let field = mapping.field, let problem = PlanPathRules.fieldProblem(field, context: context) {
+            report("field '\(field)' \(problem)", at: at("field"))
+        }
+        let type = "'\(attribute.name)' is \(attribute.type.rawValue)"
+        if let date = mapping.dateFormat {
+            if attribute.type != .date {
+                report("date applies to date attributes; \(type)", at: at("date"))
+            } else if date.allSatisfy(\.isWhitespace) {
+                report("date must be iso8601, epoch, epoch-ms or a pattern like \"dd/MM/yyyy HH:mm\"", at: at("date"))
+            }
+        }
+        for (key, words) in [("true", mapping.trueWords), ("false", mapping.falseWords)] where words != nil {
+            if attribute.type != .boolean {
+                report("\(key) applies to boolean attributes; \(type)", at: at(key))
+            }
+        }
+        if attribute.type == .boolean, let trueWords = mapping.trueWords, let falseWords = mapping.falseWords {
+            for word in trueWords where falseWords.contains(word) {
+                report("'\(word)' cannot mean both true and false", at: at("false"))
+            }
+        }
+        if let encoding = mapping.binaryEncoding {
+            if attribute.type != .binary {
+                report("binary applies to binary attributes; \(type)", at: at("binary"))
+            } else if encoding != "base64", encoding != "hex" {
+                let suggestion = PlanSuggestion.didYouMean(encoding, among: ["base64", "hex"])
+                report("binary must be base64 or hex, not '\(encoding)'\(suggestion)", at: at("binary"))
+            }
+        }
+    }
+
+    // MARK: - Relationships
+
+    private mutating func checkRelationship(
+        _ mapping: RelationshipMapping, of relationship: Relationship, at path: String, context: SourceContext
+    ) {
+        func at(_ key: String) -> String { PlanKeyPath.child(path, key) }
+        let name = relationship.name
+        if let problem = PlanPathRules.fieldProblem(mapping.field, context: context) {
+            report("field '\(mapping.field)' \(problem)", at: at("field"))
+        }
+        if !relationship.isToMany {
+            if PlanPathRules.yieldsList(mapping.field) {
+                report("field '\(mapping.field)' yields a list ([*]), but '\(name)' is a to-one", at: at("field"))
+            }
+            if mapping.members != .add || given(at("members")) {
+                report("members applies to to-many relationships; '\(name)' is a to-one", at: at("members"))
+            }
+        }
+        if let split = mapping.split {
+            if mapping.nested != nil {
+                report("split has no effect with nested records", at: at("split"))
+            } else if !relationship.isToMany {
+                report("split applies to to-many relationships; '\(name)' is a to-one", at: at("split"))
+            } else if let format = context.format, !context.isTabular {
+                report(
+                    "split applies to csv and tsv fields; a \(format.rawValue) source gives lists as they are "
+                        + "(JSON arrays, repeated XML elements)", at: at("split"))
+            } else if split.isEmpty {
+                report("split must not be empty", at: at("split"))
+            }
+        }
+        if let nested = mapping.nested {
+            checkNested(nested.mapping, of: relationship, mapping: mapping, at: path, context: context)
+        } else {
+            checkMatch(mapping, of: relationship, at: path)
+        }
+    }
+
+    private mutating func checkNested(
+        _ nested: RecordMapping, of relationship: Relationship, mapping: RelationshipMapping, at path: String,
+        context: SourceContext
+    ) {
+        let nestedPath = PlanKeyPath.child(path, "nested")
+        if mapping.match != nil {
+            report(
+                "match has no effect with nested: the nested mapping's key matches existing objects",
+                at: PlanKeyPath.child(path, "match"))
+        }
+        if context.isTabular, let format = context.format {
+            report(
+                "nested records need a json, ndjson or xml source; a \(format.rawValue) field holds text only",
+                at: nestedPath)
+        }
+        let destination = model.destination(of: relationship)
+        if let entity = model.entity(named: nested.entity), !entity.isKind(of: destination) {
+            report(
+                "entity \(entity.name) is not \(destination.name) or one of its sub-entities, "
+                    + "which '\(relationship.name)' holds", at: PlanKeyPath.child(nestedPath, "entity"))
+        }
+        checkMapping(nested, at: nestedPath, context: context)
+    }
+
+    /// The destination attributes references match: given, or from the model's conventions.
+    private mutating func checkMatch(_ mapping: RelationshipMapping, of relationship: Relationship, at path: String) {
+        let destination = model.destination(of: relationship)
+        let matchPath = PlanKeyPath.child(path, "match")
+        if mapping.missing == .create, destination.isAbstract {
+            report(
+                "missing: create cannot insert \(destination.name), an abstract entity: use reject or ignore",
+                at: PlanKeyPath.child(path, "missing"))
+        }
+        let names: [String]
+        var origin = ""
+        if let match = mapping.match {
+            names = match
+            if match.isEmpty {
+                report("match is empty: name the attribute(s) of \(destination.name) the field holds", at: matchPath)
+            }
+        } else {
+            do {
+                let convention = try PlanConventions.conventionalMatch(for: relationship, model: model)
+                names = convention.attributes
+                origin = " (from \(convention.origin))"
+            } catch {
+                report(error.message, at: path)
+                return
+            }
+        }
+        for (index, name) in names.enumerated() {
+            let elementPath = mapping.match == nil ? path : elementPath(matchPath, index, count: names.count)
+            guard let attribute = destination.attribute(named: name) else {
+                reportUnknown(name, kind: "attribute", of: destination, origin: origin, at: elementPath, onKey: false)
+                continue
+            }
+            if let reason = Self.notUniqueable(attribute) {
+                report("'\(name)'\(origin) is \(reason), so it is not unique-able: references cannot match it", at: elementPath)
+            }
+        }
+    }
+}

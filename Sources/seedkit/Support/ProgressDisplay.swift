@@ -1,0 +1,47 @@
+// Progress on the terminal: a redrawn bar on a TTY, a plain line every few seconds otherwise.
+import Foundation
+import SeedImport
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Draws import progress.
+final class ProgressDisplay: Sendable {
+    private let enabled: Bool
+    private let isTerminal: Bool
+    private let lastLine = Mutex<Double>(-.infinity)
+
+    init(enabled: Bool) {
+        self.enabled = enabled
+        self.isTerminal = isatty(STDERR_FILENO) == 1
+    }
+
+    func show(_ step: ImportProgress) {
+        guard enabled else { return }
+        let rate = Int(step.recordsPerSecond)
+        let fraction = step.bytesTotal > 0 ? Double(step.bytesRead) / Double(step.bytesTotal) : 0
+        if isTerminal {
+            let width = 30
+            let filled = Int(fraction * Double(width))
+            let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+            let eta = step.estimatedSecondsLeft.map { String(format: " ETA %.0fs", $0) } ?? ""
+            write("\r[\(bar)] \(step.phase) \(step.source) \(step.records) records, \(rate)/s\(eta)   ")
+        } else if lastLine.withLock({ last in
+            guard step.seconds - last >= 2 || step.phase == "done" else { return false }
+            last = step.seconds
+            return true
+        }) {
+            write("\(step.phase) \(step.source): \(step.records) records, \(rate)/s, \(Int(fraction * 100))%\n")
+        }
+    }
+
+    func finish() {
+        if enabled && isTerminal { write("\n") }
+    }
+
+    private func write(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+}
