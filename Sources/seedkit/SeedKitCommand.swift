@@ -1,6 +1,7 @@
 // The `seedkit` command-line tool: the root command and its subcommands.
 // Exit codes (DESIGN §8): 0 success, 1 data or validation failure, 2 usage error.
 import ArgumentParser
+import Foundation
 
 @main
 struct SeedKitCommand: AsyncParsableCommand {
@@ -10,8 +11,28 @@ struct SeedKitCommand: AsyncParsableCommand {
         version: SeedKitVersion.current,
         subcommands: [
             ImportCommand.self,
+            InspectCommand.self,
+            ExportCommand.self,
             ModelCommand.self,
             CheckCommand.self,
         ]
     )
+
+    /// Runs the command; usage errors exit with 2 (DESIGN §8) instead of ArgumentParser's 64.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asynchronous = command as? any AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            if exitCode(for: error) == .validationFailure {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                exit(withError: ExitCode(2))
+            }
+            exit(withError: error)
+        }
+    }
 }

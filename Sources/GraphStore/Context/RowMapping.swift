@@ -30,6 +30,16 @@ struct RowMapping {
     }
 }
 
+extension RowMapping {
+    /// The same mapping for a SELECT with `count` more columns in front.
+    func shifted(by count: Int32) -> RowMapping {
+        RowMapping(
+            versionColumn: versionColumn + count, attributeColumns: attributeColumns.map { $0 + count },
+            foreignKeyColumns: foreignKeyColumns.map { $0 + count },
+            foreignKeyEntityColumns: foreignKeyEntityColumns.map { $0.map { $0 + count } })
+    }
+}
+
 /// The columns a fetch selects for an entity and all its kinds, and each kind's mapping.
 struct FetchRowLayout {
     /// SQL column expressions over alias `t0`: `t0.pk`, `t0.ent`, `t0.opt`, then data columns.

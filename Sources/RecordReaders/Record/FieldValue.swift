@@ -62,6 +62,11 @@ public struct FieldValue: Sendable {
     /// Whether the value is an XML attribute.
     public var isAttribute: Bool { matches == nil && entry.kind == .attribute }
 
+    /// Whether the value is an empty, unquoted CSV field: no value at all, as opposed to `""`.
+    public var isEmptyCSVField: Bool {
+        matches == nil && entry.kind == .field && entry.valueCount == 0 && entry.flags & Node.quotedFlag == 0
+    }
+
     /// Whether a CSV field was quoted in the source (tells `""` from an empty field).
     public var isQuoted: Bool { matches == nil && entry.flags & Node.quotedFlag != 0 }
 

@@ -35,14 +35,19 @@ enum BinaryEncoding: String, Sendable {
         return data
     }
 
-    /// The value of a hexadecimal digit, or nil.
+    /// The value of a hexadecimal digit (any case), or nil.
     static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        default: nil
-        }
+        let digit = hexDigit(byte)
+        return digit.isValid ? digit.value : nil
+    }
+
+    /// A hexadecimal digit's value and whether `byte` is one, computed without branches (random
+    /// hex text would mispredict a digit-or-letter branch half the time).
+    static func hexDigit(_ byte: UInt8) -> (value: UInt8, isValid: Bool) {
+        let isDigit = byte &- UInt8(ascii: "0") < 10
+        let isLetter = (byte | 0x20) &- UInt8(ascii: "a") < 6
+        // '0'…'9' are 0x30…0x39, 'A'…'F' 0x41…0x46 and 'a'…'f' 0x61…0x66: the low nibble, plus 9 for letters.
+        return ((byte & 0x0F) &+ 9 &* (byte >> 6), isDigit != isLetter)
     }
 
     /// Decodes hex digit pairs into `output`; returns the number of bytes written.

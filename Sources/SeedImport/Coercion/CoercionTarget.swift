@@ -19,8 +19,10 @@ enum CoercionTarget: Sendable {
     case binary(BinaryEncoding)
     case uuid
     case uri
-    /// The codec's encoded bytes, written as binary; `codecName` names the registered codec.
-    case transformable(BinaryEncoding, codec: any TransformableCodec, codecName: String)
+    /// The codec's encoded bytes, written as binary; `codecName` names the registered codec and
+    /// `decode` is its check. (A closure rather than `any TransformableCodec` keeps the enum
+    /// loadable, so the per-value switch borrows its payloads instead of copying them.)
+    case transformable(BinaryEncoding, codecName: String, decode: @Sendable (Data) throws -> any Sendable)
 
     /// The target of `attribute` with the options of `mapping`; rejects options that do not
     /// apply to the attribute's type.
@@ -50,7 +52,7 @@ enum CoercionTarget: Sendable {
             guard let codec = TransformableCodecs.shared.codec(named: name) else {
                 throw CoercionSetupError("no transformable codec is registered as \(CoercionError.quoted(name))")
             }
-            self = .transformable(try BinaryEncoding(mapping.binaryEncoding), codec: codec, codecName: name)
+            self = .transformable(try BinaryEncoding(mapping.binaryEncoding), codecName: name, decode: codec.decode)
         }
     }
 
@@ -88,10 +90,10 @@ enum CoercionTarget: Sendable {
             return .uuid(try UUIDText.uuid(from: bytes))
         case .uri:
             return .uri(try Self.uri(from: bytes))
-        case .transformable(let encoding, let codec, _):
+        case .transformable(let encoding, _, let decode):
             let data = try encoding.decode(bytes)
             do {
-                _ = try codec.decode(data)
+                _ = try decode(data)
             } catch {
                 throw .invalid("the codec rejects it: \(error)")
             }
@@ -113,7 +115,7 @@ enum CoercionTarget: Sendable {
         case .binary(let encoding): encoding.rawValue
         case .uuid: "a UUID"
         case .uri: "a URI"
-        case .transformable(let encoding, _, let codecName): "a \(codecName) value in \(encoding.rawValue)"
+        case .transformable(let encoding, let codecName, _): "a \(codecName) value in \(encoding.rawValue)"
         }
     }
 

@@ -7,24 +7,23 @@ import Foundation
 enum UUIDText {
     /// The UUID written in `bytes` as `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`.
     static func uuid(from bytes: UnsafeBufferPointer<UInt8>) throws(CoercionProblem) -> UUID {
-        guard bytes.count == 36 else { throw .syntax }
-        var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        let isValid = withUnsafeMutableBytes(of: &uuid) { output in
-            var index = 0
-            for position in 0..<16 {
-                if index == 8 || index == 13 || index == 18 || index == 23 {
-                    guard bytes[index] == UInt8(ascii: "-") else { return false }
-                    index += 1
-                }
-                guard let high = BinaryEncoding.hexValue(bytes[index]),
-                    let low = BinaryEncoding.hexValue(bytes[index + 1])
-                else { return false }
-                output[position] = high << 4 | low
-                index += 2
+        let hyphen = UInt8(ascii: "-")
+        guard bytes.count == 36, bytes[8] == hyphen, bytes[13] == hyphen, bytes[18] == hyphen, bytes[23] == hyphen
+        else { throw .syntax }
+        // The first 16 digits (before index 19) are the high 8 bytes, the last 16 the low 8 bytes.
+        var high: UInt64 = 0
+        var low: UInt64 = 0
+        var isValid = true
+        for index in 0..<36 where index != 8 && index != 13 && index != 18 && index != 23 {
+            let digit = BinaryEncoding.hexDigit(bytes[index])
+            isValid = isValid && digit.isValid
+            if index < 19 {
+                high = high << 4 | UInt64(digit.value)
+            } else {
+                low = low << 4 | UInt64(digit.value)
             }
-            return true
         }
         guard isValid else { throw .syntax }
-        return UUID(uuid: uuid)
+        return withUnsafeBytes(of: (high.bigEndian, low.bigEndian)) { UUID(uuid: $0.load(as: uuid_t.self)) }
     }
 }

@@ -127,7 +127,9 @@ final class ImportRun {
         let compiler = MappingCompiler(model: model, planFile: planFile)
         var compiled: [CompiledMapping] = []
         for (index, source) in plan.sources.enumerated() {
-            compiled.append(try compiler.compile(source.mapping, path: "sources[\(index)]"))
+            let format = source.format ?? RecordFormat(path: source.file)
+            let separator = format == .csv || format == .tsv ? ";" : nil
+            compiled.append(try compiler.compile(source.mapping, path: "sources[\(index)]", listSeparator: separator))
         }
         return compiled
     }

@@ -12,8 +12,9 @@ struct MappingCompiler {
     /// The plan file, for error messages.
     let planFile: String
 
-    /// Compiles `mapping`; `path` names it in errors (`sources[0]`).
-    func compile(_ mapping: RecordMapping, path: String) throws(PlanErrors) -> CompiledMapping {
+    /// Compiles `mapping`; `path` names it in errors (`sources[0]`). `listSeparator` is how a
+    /// text field lists several keys (`;` for CSV) when relationships are mapped by convention.
+    func compile(_ mapping: RecordMapping, path: String, listSeparator: String? = nil) throws(PlanErrors) -> CompiledMapping {
         guard let entity = model.entity(named: mapping.entity) else {
             throw fail(path + ".entity", "unknown entity '\(mapping.entity)'")
         }
@@ -39,7 +40,9 @@ struct MappingCompiler {
             }
         }
         var relationships: [CompiledRelationship] = []
-        for (name, relationshipMapping) in mapping.relationships.sorted(by: { $0.key < $1.key }) {
+        for (name, relationshipMapping) in Self.effectiveRelationships(of: mapping, entity: entity, model: model, listSeparator: listSeparator)
+            .sorted(by: { $0.key < $1.key })
+        {
             relationships.append(try compileRelationship(name, relationshipMapping, of: entity, path: "\(path).relationships.\(name)"))
         }
         let keyLookup = keyAttributes.isEmpty ? nil : LookupID(entityIndex: entity.index, slots: keyAttributes.map(\.slot))
@@ -55,6 +58,29 @@ struct MappingCompiler {
         var result: [String: AttributeMapping] = [:]
         for attribute in entity.attributes where !attribute.isTransient {
             result[attribute.name] = AttributeMapping(field: attribute.declaration.userInfo["mappedKeyName"] ?? attribute.name)
+        }
+        return result
+    }
+
+    /// The relationship mappings in force: the plan's, or — when the plan maps neither
+    /// attributes nor relationships — every stored relationship whose destination has a key to
+    /// match, from the field named after it (or its `mappedKeyName`). A to-one creates a missing
+    /// destination; a to-many waits for the deferred pass and ignores keys still missing then
+    /// (its destinations are normally another source of the same plan); an ordered to-many
+    /// becomes exactly the source's list, in its order.
+    static func effectiveRelationships(
+        of mapping: RecordMapping, entity: Entity, model: ObjectModel, listSeparator: String?
+    ) -> [String: RelationshipMapping] {
+        guard mapping.attributes == nil, mapping.relationships.isEmpty else { return mapping.relationships }
+        var result: [String: RelationshipMapping] = [:]
+        for relationship in entity.relationships where !relationship.isTransient {
+            let destination = model.destination(of: relationship)
+            guard let match = effectiveMatch(of: RelationshipMapping(field: ""), relationship: relationship, destination: destination)
+            else { continue }
+            result[relationship.name] = RelationshipMapping(
+                field: relationship.declaration.userInfo["mappedKeyName"] ?? relationship.name, match: match,
+                missing: relationship.isToMany ? .ignore : .create, split: relationship.isToMany ? listSeparator : nil,
+                members: relationship.isOrdered ? .replace : .add)
         }
         return result
     }

@@ -67,6 +67,8 @@ struct RecordPreparer {
         let value = record[field]
         if value == nil && !attribute.coercer.hasDefault { return nil }
         do {
+            // An empty unquoted CSV field has no value (null, or the default); `""` is an empty string.
+            if value?.isEmptyCSVField == true { return .some(try attribute.coercer.coerce(nil)) }
             return .some(try attribute.coercer.coerce(value))
         } catch {
             throw RecordError(

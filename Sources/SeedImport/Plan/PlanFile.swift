@@ -68,7 +68,9 @@ public struct PlanFile: Sendable {
     public static func parse(
         _ text: String, syntax: PlanSyntax = .yaml, source: String = "plan", baseDirectory: String = "."
     ) throws(PlanErrors) -> PlanFile {
-        try parse(text, syntax: syntax, source: source, baseDirectory: baseDirectory, nodeBudget: PlanFileDecoder.defaultNodeBudget)
+        try parse(
+            text, syntax: syntax, source: source, baseDirectory: baseDirectory,
+            nodeBudget: PlanFileDecoder.defaultNodeBudget)
     }
 
     /// ``parse(_:syntax:source:baseDirectory:)`` visiting at most `nodeBudget` nodes.

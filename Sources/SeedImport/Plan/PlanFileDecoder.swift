@@ -67,15 +67,17 @@ struct PlanFileDecoder {
             case "maxErrors": plan.maxErrors = decoder.integer(value, at: path) ?? plan.maxErrors
             case "rejects": plan.rejects = decoder.text(value, at: path)
             default:
-                plan.sources = decoder.list(value, at: path) { decoder, element, path in
-                    decoder.decodeSource(element, at: path)
-                } ?? []
+                plan.sources =
+                    decoder.list(value, at: path) { decoder, element, path in
+                        decoder.decodeSource(element, at: path)
+                    } ?? []
             }
         }
         return plan
     }
 
     private mutating func decodeSeed(_ node: Node, at path: String) -> String? {
+        guard !node.isNull else { return nil }
         var version: String?
         entries(of: node, at: path, allowed: PlanFileKeys.seed) { decoder, _, value, path in
             version = decoder.text(value, at: path)
@@ -121,7 +123,9 @@ struct PlanFileDecoder {
     }
 
     /// A key shared by sources and nested mappings (all of ``PlanFileKeys/recordMapping`` but `entity`).
-    private mutating func decodeMappingKey(_ key: String, _ value: Node, at path: String, into mapping: inout RecordMapping) {
+    private mutating func decodeMappingKey(
+        _ key: String, _ value: Node, at path: String, into mapping: inout RecordMapping
+    ) {
         switch key {
         case "key": mapping.key = textList(value, at: path)
         case "onConflict": mapping.onConflict = choice(value, at: path) ?? mapping.onConflict
@@ -220,7 +224,8 @@ struct PlanFileDecoder {
     // MARK: - Walking nodes
 
     /// Walks the mapping `node` at `path`: records each entry's positions, reports keys that
-    /// `allowed` does not list (any key when nil), and hands the others to `body`.
+    /// `allowed` does not list (any key when nil), and hands the others to `body` (so a `switch`
+    /// over them can end with the last allowed key as its `default`).
     private mutating func entries(
         of node: Node, at path: String, allowed: [String]?,
         _ body: (inout PlanFileDecoder, _ key: String, _ value: Node, _ path: String) -> Void
@@ -242,8 +247,9 @@ struct PlanFileDecoder {
             if let allowed, !allowed.contains(key) {
                 let suggestion = PlanSuggestion.didYouMean(key, among: allowed)
                 errors.append(
-                    PlanError(file: file, position: keyPosition, keyPath: keyPath,
-                              message: "unknown key '\(key)'\(suggestion)"))
+                    PlanError(
+                        file: file, position: keyPosition, keyPath: keyPath,
+                        message: "unknown key '\(key)'\(suggestion)"))
                 continue
             }
             body(&self, key, value, keyPath)
@@ -274,7 +280,8 @@ struct PlanFileDecoder {
         remainingNodes -= 1
         if remainingNodes == -1 {
             errors.append(
-                PlanError(file: file, message: "the plan is too large (more than \(nodeBudget) values, aliases expanded)"))
+                PlanError(
+                    file: file, message: "the plan is too large (more than \(nodeBudget) values, aliases expanded)"))
         }
         return remainingNodes >= 0
     }

@@ -258,7 +258,9 @@ extension PlanCheck {
                 continue
             }
             if let reason = Self.notUniqueable(attribute) {
-                report("'\(name)'\(origin) is \(reason), so it is not unique-able: references cannot match it", at: elementPath)
+                report(
+                    "'\(name)'\(origin) is \(reason), so it is not unique-able: references cannot match it",
+                    at: elementPath)
             }
         }
     }

@@ -32,7 +32,8 @@ public struct PlanValidator: Sendable {
     /// - Parameter positions: where the plan's elements were written (``PlanFile/positions``);
     ///   nil for plans built in Swift, whose problems then carry key paths only.
     public func validate(_ plan: ImportPlan, model: ObjectModel, positions: PlanPositions? = nil) -> [PlanError] {
-        var check = PlanCheck(plan: plan, model: model, positions: positions ?? PlanPositions(), checksFiles: checksFiles)
+        var check = PlanCheck(
+            plan: plan, model: model, positions: positions ?? PlanPositions(), checksFiles: checksFiles)
         check.checkPlan()
         return check.problemsInFileOrder()
     }

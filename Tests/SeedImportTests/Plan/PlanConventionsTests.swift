@@ -67,7 +67,8 @@ struct PlanConventionsTests {
     // MARK: - Attributes
 
     @Test func mapsEveryStoredAttributeWhenAttributesAreLeftOut() throws {
-        let attributes = try PlanConventions.effectiveAttributes(of: RecordMapping(entity: "Item"), model: annotatedModel)
+        let attributes = try PlanConventions.effectiveAttributes(
+            of: RecordMapping(entity: "Item"), model: annotatedModel)
         #expect(attributes == ["sku": AttributeMapping(field: "item_sku"), "name": AttributeMapping(field: "name")])
     }
 
@@ -76,7 +77,9 @@ struct PlanConventionsTests {
         trimmed.trim = true
         let mapping = RecordMapping(
             entity: "Item",
-            attributes: ["sku": trimmed, "name": .constant("n"), "memo": AttributeMapping(), "ghost": AttributeMapping()])
+            attributes: [
+                "sku": trimmed, "name": .constant("n"), "memo": AttributeMapping(), "ghost": AttributeMapping(),
+            ])
         let attributes = try PlanConventions.effectiveAttributes(of: mapping, model: annotatedModel)
         var expectedSKU = AttributeMapping(field: "item_sku")
         expectedSKU.trim = true
@@ -89,7 +92,10 @@ struct PlanConventionsTests {
 
     @Test func explicitFieldsWin() throws {
         let mapping = RecordMapping(entity: "Item", attributes: ["sku": AttributeMapping(field: "SKU")])
-        #expect(try PlanConventions.effectiveAttributes(of: mapping, model: annotatedModel) == ["sku": AttributeMapping(field: "SKU")])
+        #expect(
+            try PlanConventions.effectiveAttributes(of: mapping, model: annotatedModel) == [
+                "sku": AttributeMapping(field: "SKU")
+            ])
     }
 
     @Test func reportsAnUnknownEntity() {
@@ -102,23 +108,38 @@ struct PlanConventionsTests {
 
     @Test func takesMatchFromThePlanFirst() throws {
         let mapping = RelationshipMapping(field: "unit", match: ["name"])
-        #expect(try PlanConventions.effectiveMatch(for: relationship("unit"), mapping: mapping, model: annotatedModel) == ["name"])
+        #expect(
+            try PlanConventions.effectiveMatch(for: relationship("unit"), mapping: mapping, model: annotatedModel) == [
+                "name"
+            ])
     }
 
     @Test func takesMatchFromTheRelationshipsRelatedByAttribute() throws {
         // Unit's unique constraint is name, but the relationship's annotation wins.
-        #expect(try PlanConventions.effectiveMatch(for: relationship("unit"), mapping: nil, model: annotatedModel) == ["symbol"])
+        #expect(
+            try PlanConventions.effectiveMatch(for: relationship("unit"), mapping: nil, model: annotatedModel) == [
+                "symbol"
+            ])
     }
 
     @Test func takesMatchFromTheDestinationsRelatedByAttributeOrItsAncestors() throws {
         // Aisle inherits Place's relatedByAttribute, which wins over Aisle's own unique constraint.
-        #expect(try PlanConventions.effectiveMatch(for: relationship("aisle"), mapping: nil, model: annotatedModel) == ["code"])
-        #expect(try PlanConventions.effectiveMatch(for: relationship("corner"), mapping: nil, model: annotatedModel) == ["code"])
+        #expect(
+            try PlanConventions.effectiveMatch(for: relationship("aisle"), mapping: nil, model: annotatedModel) == [
+                "code"
+            ])
+        #expect(
+            try PlanConventions.effectiveMatch(for: relationship("corner"), mapping: nil, model: annotatedModel) == [
+                "code"
+            ])
     }
 
     @Test func takesMatchFromTheOnlySingleAttributeUniqueConstraint() throws {
         let mapping = RelationshipMapping(field: "tag")
-        #expect(try PlanConventions.effectiveMatch(for: relationship("tag"), mapping: mapping, model: annotatedModel) == ["name"])
+        #expect(
+            try PlanConventions.effectiveMatch(for: relationship("tag"), mapping: mapping, model: annotatedModel) == [
+                "name"
+            ])
     }
 
     @Test func asksForMatchWhenTheModelDoesNotSay() throws {
@@ -208,7 +229,9 @@ struct PlanConventionsTests {
         #expect(mismatch("<b>,c\n", .csv) == nil)
         #expect(mismatch("[id],name\n", .csv) == nil)
         #expect(mismatch("\n\n{\"a\": 1}\n", .xml) == "starts with '{\"a\": 1}', so it is not xml (it looks like JSON)")
-        #expect(mismatch("<?xml version=\"1.0\"?>", .tsv) == "starts with '<?xml versio', so it is not tsv (it looks like XML)")
+        #expect(
+            mismatch("<?xml version=\"1.0\"?>", .tsv)
+                == "starts with '<?xml versio', so it is not tsv (it looks like XML)")
         #expect(mismatch("a,b\n", .json) == "starts with 'a,b', so it is not json (it looks like CSV or text)")
     }
 }

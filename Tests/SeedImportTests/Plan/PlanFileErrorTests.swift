@@ -139,9 +139,10 @@ struct PlanFileErrorTests {
     }
 
     @Test func reportsJSONSyntaxErrorsAtTheirPosition() {
-        let problems = parseProblems(#"{"sources": [{"file": "a.csv"}"#, syntax: .json)
-        #expect(problems.count == 1)
-        #expect(problems.first?.hasPrefix("plan.json:2:1: invalid JSON: did not find expected ',' or ']'") == true)
+        #expect(
+            parseProblems(#"{"sources": [{"file": "a.csv"}"#, syntax: .json) == [
+                "plan.json:2:1: invalid JSON: did not find expected ',' or ']' (while parsing a flow sequence at 1:13)"
+            ])
     }
 
     @Test func reportsDuplicateKeys() {
@@ -213,9 +214,12 @@ struct PlanFileErrorTests {
         lines.append("sources: [{file: a.json, entity: Item, relationships: {tags: {nested: *n6}}}]")
         let error = try #require(throws: PlanErrors.self) {
             try PlanFile.parse(
-                lines.joined(separator: "\n"), syntax: .yaml, source: "plan.yaml", baseDirectory: ".", nodeBudget: 5_000)
+                lines.joined(separator: "\n"), syntax: .yaml, source: "plan.yaml", baseDirectory: ".", nodeBudget: 5_000
+            )
         }
-        #expect(error.errors.last?.description == "plan.yaml: the plan is too large (more than 5000 values, aliases expanded)")
+        #expect(
+            error.errors.last?.description
+                == "plan.yaml: the plan is too large (more than 5000 values, aliases expanded)")
     }
 
     @Test func describesErrorsListsAsOneLineEach() {

@@ -63,7 +63,9 @@ struct PlanFileParsingTests {
     }
 
     @Test func bothFormsGiveEqualPlans() throws {
-        #expect(try ImportPlan.load(from: planFixture("catalog.yaml")) == ImportPlan.load(from: planFixture("catalog.plan.json")))
+        #expect(
+            try ImportPlan.load(from: planFixture("catalog.yaml"))
+                == ImportPlan.load(from: planFixture("catalog.plan.json")))
     }
 
     // MARK: - Every key
@@ -158,7 +160,8 @@ struct PlanFileParsingTests {
         var json = SourcePlan(file: "catalog.json", entity: "Item", key: ["sku"], onConflict: .fail)
         json.records = "items[*]"
         let location = RecordMapping(
-            entity: "Location", key: ["aisle"], onConflict: .keep, attributes: ["aisle": AttributeMapping(field: "aisle")],
+            entity: "Location", key: ["aisle"], onConflict: .keep,
+            attributes: ["aisle": AttributeMapping(field: "aisle")],
             relationships: ["items": RelationshipMapping(field: "items", match: ["sku", "name"], missing: .reject)])
         json.relationships = ["location": RelationshipMapping(field: "location", nested: NestedMapping(location))]
 
@@ -178,7 +181,8 @@ struct PlanFileParsingTests {
 
     @Test func leavesOutKeysAtTheirDefaults() throws {
         let plan = try parsePlan("sources: [{file: items.csv, entity: Item}]").plan
-        #expect(plan == ImportPlan(sources: [SourcePlan(file: "items.csv", entity: "Item")], baseDirectory: planFixtures))
+        #expect(
+            plan == ImportPlan(sources: [SourcePlan(file: "items.csv", entity: "Item")], baseDirectory: planFixtures))
         #expect(plan.batchSize == 5000 && plan.onError == .abort && plan.maxErrors == 100)
         #expect(plan.model == nil && plan.store == nil && plan.seedVersion == nil && plan.rejects == nil)
         let source = plan.sources[0]
@@ -197,7 +201,8 @@ struct PlanFileParsingTests {
               - {file: items.csv, entity: Item, key: ~, attributes: ~, relationships: ~, csv: ~}
             """
         ).plan
-        #expect(plan == ImportPlan(sources: [SourcePlan(file: "items.csv", entity: "Item")], baseDirectory: planFixtures))
+        #expect(
+            plan == ImportPlan(sources: [SourcePlan(file: "items.csv", entity: "Item")], baseDirectory: planFixtures))
     }
 
     @Test func acceptsTheShortForms() throws {
@@ -221,7 +226,8 @@ struct PlanFileParsingTests {
         var notes = AttributeMapping()
         notes.nullTokens = [""]
         notes.trim = true
-        #expect(source.attributes == ["sku": AttributeMapping(), "name": AttributeMapping(field: "title"), "notes": notes])
+        #expect(
+            source.attributes == ["sku": AttributeMapping(), "name": AttributeMapping(field: "title"), "notes": notes])
         #expect(
             source.relationships == [
                 "unit": RelationshipMapping(field: "unit"), "location": RelationshipMapping(field: "aisle_code"),
@@ -317,7 +323,8 @@ struct PlanFileParsingTests {
         #expect(!positions.contains("sources[0].relationships"))
         // Elements the file did not give are placed at their closest written owner.
         #expect(positions.nearest(to: "sources[0].attributes.price.date") == PlanPosition(line: 7, column: 14))
-        #expect(positions.nearest(to: "sources[0].attributes.price", preferKey: true) == PlanPosition(line: 7, column: 7))
+        #expect(
+            positions.nearest(to: "sources[0].attributes.price", preferKey: true) == PlanPosition(line: 7, column: 7))
         #expect(positions.nearest(to: "sources[0].relationships.unit.match[0]") == PlanPosition(line: 3, column: 5))
         #expect(positions.nearest(to: "onError") == PlanPosition(line: 1, column: 1))
         #expect(PlanPositions().nearest(to: "sources[0].file") == nil)

@@ -78,7 +78,8 @@ let catalogModel: ObjectModel = {
 
 /// Parses YAML plan text named `plan.yaml`, with relative paths starting at the fixtures.
 func parsePlan(_ text: String, syntax: PlanSyntax = .yaml) throws(PlanErrors) -> PlanFile {
-    try PlanFile.parse(text, syntax: syntax, source: syntax == .json ? "plan.json" : "plan.yaml", baseDirectory: planFixtures)
+    try PlanFile.parse(
+        text, syntax: syntax, source: syntax == .json ? "plan.json" : "plan.yaml", baseDirectory: planFixtures)
 }
 
 /// The problems parsing `text` reports (none when it parses).

@@ -11,7 +11,8 @@ struct PlanValidatorTests {
     // MARK: - The run
 
     @Test func checksRunWideSettings() throws {
-        let abortNote = "has no effect with onError: abort (it applies when bad records are skipped: onError: skip, or --on-error skip)"
+        let abortNote =
+            "has no effect with onError: abort (it applies when bad records are skipped: onError: skip, or --on-error skip)"
         #expect(
             try validationProblems(
                 """

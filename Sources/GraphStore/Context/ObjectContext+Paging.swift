@@ -1,0 +1,72 @@
+// Paging: reading an entity's objects in primary-key order, a page at a time, and loading many
+// faults with one query — how exports and deep copies walk stores of any size in bounded memory.
+// Invariant: a page never holds more than `limit` objects; objects that already hold unsaved
+// changes keep them.
+
+extension ObjectContext {
+    /// Up to `limit` objects of `entityName` (and its sub-entities) with keys above `key`, in key order, loaded.
+    ///
+    /// ```swift
+    /// var last: Int64 = 0
+    /// while case let page = try context.fetchPage(of: "Item", after: last, limit: 5000), !page.isEmpty {
+    ///     …
+    ///     last = page.last?.objectID.key ?? last
+    ///     context.reset()
+    /// }
+    /// ```
+    public func fetchPage(of entityName: String, after key: Int64, limit: Int, includesSubentities: Bool = true) throws
+        -> [ManagedObject]
+    {
+        let entity = try self.entity(named: entityName)
+        let layout = FetchRowLayout(entity: entity, model: model, layouts: layouts)
+        let kinds = (includesSubentities ? entity.kindStoreIDs : [entity.storeID]).map(String.init).joined(separator: ", ")
+        let sql = "SELECT " + layout.columns.joined(separator: ", ") + " FROM \(SQLiteIdentifier.quote(entity.tableName)) t0"
+            + " WHERE t0.ent IN (\(kinds)) AND t0.pk > ? ORDER BY t0.pk LIMIT ?"
+        return try PersistentStore.sqlite(store.location.description) {
+            let statement = try connection.cachedStatement(sql)
+            defer { statement.reset() }
+            statement.bind(key, at: 1)
+            statement.bind(Int64(max(0, limit)), at: 2)
+            var objects: [ManagedObject] = []
+            while try statement.step() {
+                let kind = self.entity(storeID: statement.int64(1)) ?? entity
+                let object = registeredObject(entity: kind, key: statement.int64(0))
+                if object.isFault, let mapping = layout.mappings[kind.index] {
+                    fill(object, from: statement, mapping: mapping, layout: layouts[kind.index])
+                }
+                objects.append(object)
+            }
+            return objects
+        }
+    }
+
+    /// Loads every fault in `objects` with one query per entity and chunk of 500 keys.
+    public func load(_ objects: [ManagedObject]) throws {
+        let faults = objects.filter { $0.isFault && $0.context === self && $0.objectID.primaryKey != nil }
+        let byEntity = Dictionary(grouping: faults) { $0.entity.index }
+        let chunkSize = 500
+        for (entityIndex, group) in byEntity.sorted(by: { $0.key < $1.key }) {
+            let layout = layouts[entityIndex]
+            // The single-row SELECT with the key in front and `pk IN (…)` for `pk = ?`.
+            let mapping = RowMapping.forSingleRow(layout).shifted(by: 1)
+            let placeholders = Array(repeating: "?", count: chunkSize).joined(separator: ", ")
+            let sql = "SELECT pk, " + layout.selectSQL.dropFirst("SELECT ".count).dropLast("pk = ?".count)
+                + "pk IN (\(placeholders))"
+            for start in stride(from: 0, to: group.count, by: chunkSize) {
+                let chunk = Array(group[start..<min(group.count, start + chunkSize)])
+                let byKey = Dictionary(chunk.map { ($0.objectID.key, $0) }, uniquingKeysWith: { first, _ in first })
+                try PersistentStore.sqlite(store.location.description) {
+                    let statement = try connection.cachedStatement(sql)
+                    defer { statement.reset() }
+                    for index in 0..<chunkSize {
+                        statement.bind(chunk[min(index, chunk.count - 1)].objectID.key, at: Int32(index + 1))
+                    }
+                    while try statement.step() {
+                        guard let object = byKey[statement.int64(0)], object.isFault else { continue }
+                        fill(object, from: statement, mapping: mapping, layout: layout)
+                    }
+                }
+            }
+        }
+    }
+}

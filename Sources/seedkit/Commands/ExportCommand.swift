@@ -1,0 +1,45 @@
+// `seedkit export STORE --entity E [--format csv|json|ndjson|xml] [-o FILE]`: one record per
+// object in key order, in a form that imports back through a plan naming only entity and key.
+import ArgumentParser
+import Foundation
+import GraphStore
+import SeedImport
+
+/// Exports one entity's objects.
+struct ExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Write one entity's objects as CSV, JSON, NDJSON or XML.",
+        discussion: """
+            Attributes are written by name (dates in ISO 8601 UTC, binary as base64); relationships \
+            as the destination's unique key (to-one) or a list of keys (to-many, in order when \
+            ordered; joined by ';' in CSV).
+            """)
+
+    @Argument(help: "The store file.")
+    var store: String
+
+    @Option(help: "The entity to export (its sub-entities are included).")
+    var entity: String
+
+    @Option(help: "csv, json, ndjson or xml (default: from the output file's extension, else csv).")
+    var format: ExportFormat?
+
+    @Option(name: .shortAndLong, help: "The output file (default: standard output).")
+    var output: String?
+
+    func run() throws {
+        let chosen = format ?? output.flatMap { ExportFormat(rawValue: URL(fileURLWithPath: $0).pathExtension.lowercased()) } ?? .csv
+        do {
+            var options = StoreOptions()
+            options.readOnly = true
+            let opened = try PersistentStore.open(at: store, options: options)
+            let count = try Exporter(store: opened, entity: entity, format: chosen).export(to: output)
+            if output != nil { FileHandle.standardError.write(Data("exported \(count) \(entity) objects\n".utf8)) }
+        } catch {
+            throw DataFailure.exit("\(error)")
+        }
+    }
+}
+
+extension ExportFormat: ExpressibleByArgument {}
