@@ -85,6 +85,10 @@ let package = Package(
         ),
         .testTarget(name: "RecordReadersTests", dependencies: ["RecordReaders"]),
         .testTarget(
+            name: "SeedKitCLITests",
+            dependencies: ["seedkit", "GraphStore"]
+        ),
+        .testTarget(
             name: "SeedImportTests",
             dependencies: ["SeedImport"],
             exclude: ["Fixtures"]

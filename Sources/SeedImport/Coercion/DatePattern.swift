@@ -127,7 +127,8 @@ struct DatePattern: Sendable {
 
     /// The literal steps of a quoted text; `index` is just past the opening quote, and moves past
     /// the closing one. `''` right after the opening quote, or inside, is a quote.
-    private static func quotedLiteral(_ bytes: [UInt8], from index: inout Int, in text: String) throws(CoercionSetupError)
+    private static func quotedLiteral(_ bytes: [UInt8], from index: inout Int, in text: String)
+        throws(CoercionSetupError)
         -> [Step]
     {
         let quote = UInt8(ascii: "'")
@@ -214,9 +215,15 @@ struct DatePattern: Sendable {
             index += 1
         }
         let minutes = try number(bytes, &index, 2, 2)
-        guard hours < 24, minutes < 60 else { throw .invalid("offset \(hours):\(minutes) does not exist") }
+        guard hours < 24, minutes < 60 else { throw .invalid("offset \(padded(hours, 2)):\(padded(minutes, 2)) does not exist") }
         let seconds = hours * 3600 + minutes * 60
         return sign == UInt8(ascii: "-") ? -seconds : seconds
+    }
+
+    /// `value` in decimal with leading zeros to `width` digits, for messages.
+    private static func padded(_ value: Int, _ width: Int) -> String {
+        let text = String(value)
+        return String(repeating: "0", count: max(0, width - text.count)) + text
     }
 
     /// The fields a match found; unmatched ones keep their defaults (midnight, UTC).
@@ -257,7 +264,7 @@ struct DatePattern: Sendable {
             guard minute < 60 else { throw .invalid("minute \(minute) does not exist") }
             guard second < 60 else { throw .invalid("second \(second) does not exist") }
             guard let midnight = midnight() else {
-                throw .invalid("day \(day) does not exist in \(Self.digits(year, 4))-\(Self.digits(month, 2))")
+                throw .invalid("day \(day) does not exist in \(DatePattern.padded(year, 4))-\(DatePattern.padded(month, 2))")
             }
             let seconds = Double(hour * 3600 + minute * 60 + second - offset) + fraction
             return midnight.addingTimeInterval(seconds)
@@ -277,17 +284,13 @@ struct DatePattern: Sendable {
         }
 
         /// Writes the last `width` decimal digits of `value` at `start`.
-        private static func write(_ value: Int, width: Int, into text: UnsafeMutableBufferPointer<UInt8>, at start: Int) {
+        private static func write(_ value: Int, width: Int, into text: UnsafeMutableBufferPointer<UInt8>, at start: Int)
+        {
             var rest = value
             for position in (start..<start + width).reversed() {
                 text[position] = UInt8(ascii: "0") + UInt8(rest % 10)
                 rest /= 10
             }
-        }
-
-        private static func digits(_ value: Int, _ width: Int) -> String {
-            let text = String(value)
-            return String(repeating: "0", count: max(0, width - text.count)) + text
         }
     }
 }

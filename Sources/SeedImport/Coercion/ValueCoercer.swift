@@ -35,7 +35,7 @@ public struct ValueCoercer: Sendable {
     /// or when the constant is a null token without a default.
     public private(set) var constantValue: AttributeValue?
     /// Whether the mapping gives a constant `value` instead of a field.
-    public var isConstant: Bool { hasConstant }
+    public let isConstant: Bool
     /// Whether a missing or null value gets a ``defaultValue`` (rather than nil).
     public var hasDefault: Bool { defaultValue != nil }
 
@@ -43,7 +43,6 @@ public struct ValueCoercer: Sendable {
     private let nullTokens: ByteWords
     private let trims: Bool
     private let emptyIsNull: Bool
-    private let hasConstant: Bool
 
     /// Compiles the coercion of `attribute`'s values under `mapping`.
     ///
@@ -66,7 +65,7 @@ public struct ValueCoercer: Sendable {
         nullTokens = ByteWords(mapping.nullTokens ?? [], foldsCase: false)
         trims = mapping.trim ?? (declaration.type != .string)
         emptyIsNull = !target.acceptsEmptyText
-        hasConstant = mapping.value != nil
+        isConstant = mapping.value != nil
         defaultValue = try setupValue(mapping.defaultValue, option: "default value")
         constantValue = try setupValue(mapping.value, option: "constant value")
     }

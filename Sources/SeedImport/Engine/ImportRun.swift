@@ -29,7 +29,7 @@ final class ImportRun {
         self.planFile = planFile
         self.options = options
         self.progress = progress
-        self.runID = "import-" + SHA256Hasher.hexDigest(of: Array(String(describing: plan).utf8)).prefix(16)
+        self.runID = "import-" + plan.fingerprint.prefix(16)
         self.checkpoint = ImportCheckpoint(run: runID, source: 0, records: 0, batches: 0)
     }
 

@@ -18,7 +18,7 @@ struct MappingCompiler {
         guard let entity = model.entity(named: mapping.entity) else {
             throw fail(path + ".entity", "unknown entity '\(mapping.entity)'")
         }
-        let attributeMappings = Self.effectiveAttributes(of: mapping, entity: entity)
+        let attributeMappings = PlanConventions.effectiveAttributes(of: mapping, entity: entity)
         var attributes: [CompiledAttribute] = []
         for (name, attributeMapping) in attributeMappings.sorted(by: { $0.key < $1.key }) {
             guard let attribute = entity.attribute(named: name) else {
@@ -51,17 +51,6 @@ struct MappingCompiler {
             relationships: relationships, onConflict: mapping.onConflict)
     }
 
-    /// The attribute mappings in force: the plan's, or by convention every stored attribute
-    /// from the field its `mappedKeyName` names (else its own name).
-    static func effectiveAttributes(of mapping: RecordMapping, entity: Entity) -> [String: AttributeMapping] {
-        if let attributes = mapping.attributes { return attributes }
-        var result: [String: AttributeMapping] = [:]
-        for attribute in entity.attributes where !attribute.isTransient {
-            result[attribute.name] = AttributeMapping(field: attribute.declaration.userInfo["mappedKeyName"] ?? attribute.name)
-        }
-        return result
-    }
-
     /// The relationship mappings in force: the plan's, or — when the plan maps neither
     /// attributes nor relationships — every stored relationship whose destination has a key to
     /// match, from the field named after it (or its `mappedKeyName`). A to-one creates a missing
@@ -74,23 +63,13 @@ struct MappingCompiler {
         guard mapping.attributes == nil, mapping.relationships.isEmpty else { return mapping.relationships }
         var result: [String: RelationshipMapping] = [:]
         for relationship in entity.relationships where !relationship.isTransient {
-            let destination = model.destination(of: relationship)
-            guard let match = effectiveMatch(of: RelationshipMapping(field: ""), relationship: relationship, destination: destination)
-            else { continue }
+            guard let match = try? PlanConventions.effectiveMatch(for: relationship, mapping: nil, model: model) else { continue }
             result[relationship.name] = RelationshipMapping(
-                field: relationship.declaration.userInfo["mappedKeyName"] ?? relationship.name, match: match,
+                field: relationship.declaration.userInfo[PlanConventions.mappedKeyName] ?? relationship.name, match: match,
                 missing: relationship.isToMany ? .ignore : .create, split: relationship.isToMany ? listSeparator : nil,
                 members: relationship.isOrdered ? .replace : .add)
         }
         return result
-    }
-
-    /// The destination attributes a reference matches: the plan's `match`, else the
-    /// relationship's `relatedByAttribute`, else the destination's single-attribute unique constraint.
-    static func effectiveMatch(of mapping: RelationshipMapping, relationship: Relationship, destination: Entity) -> [String]? {
-        if let match = mapping.match { return match }
-        if let related = relationship.declaration.userInfo["relatedByAttribute"] { return [related] }
-        return destination.uniqueConstraints.first { $0.count == 1 }
     }
 
     private func compileAttribute(_ attribute: Attribute, _ mapping: AttributeMapping, path: String) throws(PlanErrors)
@@ -140,8 +119,11 @@ struct MappingCompiler {
             return CompiledRelationship(
                 id: path, relationship: relationship, field: field, source: .nested(compiled), members: mapping.members)
         }
-        guard let match = Self.effectiveMatch(of: mapping, relationship: relationship, destination: destination) else {
-            throw fail(path + ".match", "give match: (\(destination.name) has no single-attribute unique constraint to match by)")
+        let match: [String]
+        do {
+            match = try PlanConventions.effectiveMatch(for: relationship, mapping: mapping, model: model)
+        } catch {
+            throw fail(path + ".match", error.message)
         }
         var coercers: [ValueCoercer] = []
         var slots: [Int] = []

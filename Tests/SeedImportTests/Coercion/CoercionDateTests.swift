@@ -7,11 +7,12 @@ import Testing
 @testable import SeedImport
 
 @Suite("Coercion: dates (iso8601, epoch, epoch-ms)")
-struct DateCoercionTests {
+struct CoercionDateTests: CoercionTesting {
     @Test(
         "ISO 8601",
         arguments: [
-            ("2026-11-22T10:15:00Z", 1_795_342_500.0), ("2026-11-22", 1_795_305_600), ("2026-11-22T10:15", 1_795_342_500),
+            ("2026-11-22T10:15:00Z", 1_795_342_500.0), ("2026-11-22", 1_795_305_600),
+            ("2026-11-22T10:15", 1_795_342_500),
             ("2026-11-22 10:15:00", 1_795_342_500), ("2026-11-22T10:15:00.250Z", 1_795_342_500.25),
             ("2026-11-22T11:15:00+01:00", 1_795_342_500), ("2026-11-22T04:45:00-0530", 1_795_342_500),
             ("2024-02-29", 1_709_164_800), ("1969-12-31T23:59:59Z", -1), (" 2026-11-22 ", 1_795_305_600),
@@ -20,9 +21,12 @@ struct DateCoercionTests {
         #expect(coerced(try makeCoercer(.date), text) == .date(Date(timeIntervalSince1970: seconds)))
     }
 
-    @Test("invalid ISO 8601", arguments: ["2026-13-01", "2026-02-29", "2026-11-22T24:00", "22/11/2026", "2026-11-22Tx", "1795342500"])
+    @Test(
+        "invalid ISO 8601",
+        arguments: ["2026-13-01", "2026-02-29", "2026-11-22T24:00", "22/11/2026", "2026-11-22Tx", "1795342500"])
     func invalidISO8601(text: String) throws {
-        #expect(failure(try makeCoercer(.date), text) == "\(CoercionError.quoted(text)) is not a date in format iso8601")
+        #expect(
+            failure(try makeCoercer(.date), text) == "\(CoercionError.quoted(text)) is not a date in format iso8601")
     }
 
     @Test("epoch seconds, fraction and exponent allowed, years 0000…9999")
@@ -48,7 +52,8 @@ struct DateCoercionTests {
         let coercer = try makeCoercer(.date) { $0.dateFormat = "epoch-ms" }
         #expect(coerced(coercer, "1795342500123") == .date(Date(timeIntervalSince1970: 1_795_342_500.123)))
         #expect(coerced(coercer, "-1000") == .date(Date(timeIntervalSince1970: -1)))
-        #expect(try jsonOutcome(coercer, "1795342500123").get() == .date(Date(timeIntervalSince1970: 1_795_342_500.123)))
+        #expect(
+            try jsonOutcome(coercer, "1795342500123").get() == .date(Date(timeIntervalSince1970: 1_795_342_500.123)))
         #expect(
             failure(coercer, "1795342500123.5")
                 == #""1795342500123.5" is not a date in format epoch-ms (it has a fractional part)"#)

@@ -6,7 +6,7 @@ import Testing
 @testable import SeedImport
 
 @Suite("Coercion: integers")
-struct IntegerCoercionTests {
+struct CoercionIntegerTests: CoercionTesting {
     @Test(
         "accepted spellings",
         arguments: [
@@ -58,7 +58,8 @@ struct IntegerCoercionTests {
         let coercer = try makeCoercer(.integer32)
         #expect(coerced(coercer, "2147483647") == .integer(Int64(Int32.max)))
         #expect(coerced(coercer, "-2147483648") == .integer(Int64(Int32.min)))
-        #expect(failure(coercer, "2147483648") == #""2147483648" is out of range for integer32 (-2147483648…2147483647)"#)
+        #expect(
+            failure(coercer, "2147483648") == #""2147483648" is out of range for integer32 (-2147483648…2147483647)"#)
         #expect(failure(coercer, "-2147483649") != nil)
     }
 
@@ -72,7 +73,9 @@ struct IntegerCoercionTests {
         #expect(coerced(coercer, "9.223372036854775807e18") == .integer(.max))
         #expect(coerced(coercer, "-9223372036854775808.000") == .integer(.min))
         #expect(coerced(coercer, "999999999999999999") == .integer(999_999_999_999_999_999))
-        for text in ["9223372036854775808", "-9223372036854775809", "18446744073709551616", "99999999999999999999", "1e19"] {
+        for text in [
+            "9223372036854775808", "-9223372036854775809", "18446744073709551616", "99999999999999999999", "1e19",
+        ] {
             #expect(failure(coercer, text) == "\(CoercionError.quoted(text)) is out of range for \(range)")
         }
         #expect(failure(coercer, "1e1000000000000") == #""1e1000000000000" is out of range for \#(range)"#)
@@ -96,11 +99,13 @@ struct IntegerCoercionTests {
         #expect(try jsonOutcome(coercer, "null").get() == nil)
         #expect(try jsonError(coercer, "3.5") == "3.5 is not an integer (it has a fractional part)")
         #expect(try jsonError(coercer, "true") == "true is not an integer")
-        #expect(try jsonError(coercer, "4294967296") == "4294967296 is out of range for integer32 (-2147483648…2147483647)")
+        #expect(
+            try jsonError(coercer, "4294967296") == "4294967296 is out of range for integer32 (-2147483648…2147483647)")
         #expect(try jsonError(coercer, "[1, 2, 3]") == "expected a single value, got a list of 3")
         #expect(try jsonError(coercer, "[]") == "expected a single value, got a list of 0")
         #expect(
             try jsonError(coercer, #"{"a": 1}"#)
-                == "expected a single value, got a nested record (a JSON object, or an XML element without text of its own)")
+                == "expected a single value, got a nested record (a JSON object, or an XML element without text of its own)"
+        )
     }
 }

@@ -8,7 +8,7 @@ import Testing
 @testable import SeedImport
 
 @Suite("Coercion: pipeline")
-struct ValueCoercerTests {
+struct CoercionPipelineTests: CoercionTesting {
     @Test("missing and null values give the default, else nil")
     func missingAndNull() throws {
         let plain = try makeCoercer(.integer32)
@@ -95,14 +95,14 @@ struct ValueCoercerTests {
     @Test("errors carry the attribute, the value truncated, and an escaped quote of it")
     func errorShape() throws {
         let coercer = try makeCoercer(.integer64)
-        let error = try #require(outcome(coercer, "12x").failure)
-        #expect(error.attribute == "value")
-        #expect(error.value == "12x")
-        #expect(error.reason == #""12x" is not an integer"#)
-        #expect(error.description == #"attribute 'value': "12x" is not an integer"#)
+        let failed = try #require(error(of: outcome(coercer, "12x")))
+        #expect(failed.attribute == "value")
+        #expect(failed.value == "12x")
+        #expect(failed.reason == #""12x" is not an integer"#)
+        #expect(failed.description == #"attribute 'value': "12x" is not an integer"#)
 
         let long = String(repeating: "9", count: 150) + "x"
-        let truncated = try #require(outcome(coercer, long).failure)
+        let truncated = try #require(error(of: outcome(coercer, long)))
         #expect(truncated.value == String(repeating: "9", count: 80) + "…")
         #expect(truncated.reason == "\"\(String(repeating: "9", count: 80))…\" is not an integer")
 
@@ -121,11 +121,13 @@ struct ValueCoercerTests {
         #expect(try coerce("42", .text).get() == .integer(42))
         #expect(try coerce("42", .number).get() == .integer(42))
         #expect(try coerce("", .null).get() == .integer(5))
-        #expect(coerce("", .list).failure?.reason == "expected a single value, got a list")
-        #expect(coerce("", .list).failure?.value == nil)
-        #expect(coerce("4.5", .number).failure?.reason == "4.5 is not an integer (it has a fractional part)")
+        #expect(error(of: coerce("", .list))?.reason == "expected a single value, got a list")
+        #expect(error(of: coerce("", .list))?.value == nil)
+        #expect(error(of: coerce("4.5", .number))?.reason == "4.5 is not an integer (it has a fractional part)")
         #expect(try coerce(" 8 ", .record).get() == .integer(8))
-        #expect(coerce(" \n ", .record).failure?.reason.hasPrefix("expected a single value, got a nested record") == true)
+        #expect(
+            error(of: coerce(" \n ", .record))?.reason.hasPrefix("expected a single value, got a nested record") == true
+        )
     }
 
     @Test("CSV and XML fields")
@@ -155,18 +157,11 @@ struct ValueCoercerTests {
         #expect(try price.coerce(priceElement) == .double(2.49))
         #expect(try price.coerce(priceElement?.record?.value) == .double(2.49))
         #expect(
-            Result { () throws(CoercionError) in try price.coerce(location) }.failure?.reason
-                == "expected a single value, got a nested record (a JSON object, or an XML element without text of its own)")
+            error(of: Result { () throws(CoercionError) in try price.coerce(location) })?.reason
+                == "expected a single value, got a nested record (a JSON object, or an XML element without text of its own)"
+        )
         #expect(
-            Result { () throws(CoercionError) in try tag.coerce(tags) }.failure?.reason
+            error(of: Result { () throws(CoercionError) in try tag.coerce(tags) })?.reason
                 == "expected a single value, got a list of 2")
-    }
-}
-
-extension Result {
-    /// The error of a failure, or nil.
-    var failure: Failure? {
-        if case .failure(let error) = self { return error }
-        return nil
     }
 }

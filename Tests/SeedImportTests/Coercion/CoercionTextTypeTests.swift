@@ -7,7 +7,7 @@ import Testing
 @testable import SeedImport
 
 @Suite("Coercion: string, UUID, URI, binary, transformable")
-struct TextTypeCoercionTests {
+struct CoercionTextTypeTests: CoercionTesting {
     @Test("strings are kept as written unless trim is set")
     func strings() throws {
         let plain = try makeCoercer(.string)
@@ -42,8 +42,13 @@ struct TextTypeCoercionTests {
     @Test("URIs need a scheme and valid characters")
     func uris() throws {
         let coercer = try makeCoercer(.uri)
-        #expect(coerced(coercer, "https://example.com/a?b=c#d") == .uri(try #require(URL(string: "https://example.com/a?b=c#d"))))
-        #expect(coerced(coercer, "mailto:someone@example.com") == .uri(try #require(URL(string: "mailto:someone@example.com"))))
+        #expect(
+            coerced(coercer, "https://example.com/a?b=c#d")
+                == .uri(try #require(URL(string: "https://example.com/a?b=c#d"))))
+        #expect(
+            coerced(coercer, "mailto:someone@example.com")
+                == .uri(try #require(URL(string: "mailto:someone@example.com"))))
+        #expect(coerced(coercer, "urn:isbn:0451450523") == .uri(try #require(URL(string: "urn:isbn:0451450523"))))
         #expect(failure(coercer, "/relative/path") == #""/relative/path" is not a URI (it has no scheme, like https:)"#)
         #expect(failure(coercer, "https://exa mple.com") == #""https://exa mple.com" is not a URI"#)
         #expect(coerced(coercer, "") == nil)
@@ -91,7 +96,8 @@ struct TextTypeCoercionTests {
         let encoded = Data(#"["a","b"]"#.utf8)
         #expect(coerced(list, encoded.base64EncodedString()) == .binary(encoded))
         let reason = try #require(failure(list, "bm9wZQ=="))
-        #expect(reason.hasPrefix(#""bm9wZQ==" is not a CoercionTestsStringList value in base64 (the codec rejects it: "#))
+        #expect(
+            reason.hasPrefix(#""bm9wZQ==" is not a CoercionTestsStringList value in base64 (the codec rejects it: "#))
         #expect(failure(list, "!!") == #""!!" is not a CoercionTestsStringList value in base64"#)
 
         let data = try makeCoercer(.transformable) { $0.binaryEncoding = "hex" }

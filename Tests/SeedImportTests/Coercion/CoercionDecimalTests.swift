@@ -7,7 +7,7 @@ import Testing
 @testable import SeedImport
 
 @Suite("Coercion: decimal")
-struct DecimalCoercionTests {
+struct CoercionDecimalTests: CoercionTesting {
     private static let posix = Locale(identifier: "en_US_POSIX")
 
     @Test(
@@ -29,7 +29,9 @@ struct DecimalCoercionTests {
     func beyondDoublePrecision() throws {
         let value = coerced(try makeCoercer(.decimal), "9007199254740993")
         #expect(value?.description == "9007199254740993")
-        #expect(coerced(try makeCoercer(.decimal), "1234567890123456789.123456789")?.description == "1234567890123456789.123456789")
+        #expect(
+            coerced(try makeCoercer(.decimal), "1234567890123456789.123456789")?.description
+                == "1234567890123456789.123456789")
     }
 
     @Test(

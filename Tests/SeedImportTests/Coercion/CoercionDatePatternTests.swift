@@ -7,7 +7,7 @@ import Testing
 @testable import SeedImport
 
 @Suite("Coercion: date patterns")
-struct DatePatternTests {
+struct CoercionDatePatternTests: CoercionTesting {
     @Test(
         "matching dates",
         arguments: [
@@ -55,7 +55,7 @@ struct DatePatternTests {
             ("dd/MM/yyyy HH:mm:ss", "01/01/2026 10:00:60", "second 60 does not exist"),
             ("dd/MM/yyyy hh a", "01/01/2026 13 PM", "hour 13 does not exist on a 12-hour clock"),
             ("dd/MM/yyyy hh a", "01/01/2026 00 AM", "hour 0 does not exist on a 12-hour clock"),
-            ("dd/MM/yyyy HH:mmXXX", "01/01/2026 10:00+24:00", "offset 24:0 does not exist"),
+            ("dd/MM/yyyy HH:mmXXX", "01/01/2026 10:00+24:00", "offset 24:00 does not exist"),
             ("dd/MM/yyyy", "1/01/2026", nil),
             ("dd/MM/yyyy", "01/01/26", nil),
             ("dd/MM/yyyy", "01/01/2026 ", nil),
@@ -70,7 +70,8 @@ struct DatePatternTests {
             $0.dateFormat = pattern
             $0.trim = false
         }
-        let reason = "\(CoercionError.quoted(text)) is not a date in format \(pattern)" + (detail.map { " (\($0))" } ?? "")
+        let reason =
+            "\(CoercionError.quoted(text)) is not a date in format \(pattern)" + (detail.map { " (\($0))" } ?? "")
         #expect(failure(coercer, text) == reason)
     }
 

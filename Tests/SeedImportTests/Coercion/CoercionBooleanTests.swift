@@ -6,7 +6,7 @@ import Testing
 @testable import SeedImport
 
 @Suite("Coercion: boolean")
-struct BooleanCoercionTests {
+struct CoercionBooleanTests: CoercionTesting {
     @Test(
         "default words, any ASCII case",
         arguments: [

@@ -1,0 +1,55 @@
+// The CLI's contract (DESIGN §8): exit 0 on success, 1 on a data or validation failure, 2 on a
+// usage error, each failure with a one-line reason on stderr; `--json` report shapes.
+import Foundation
+import Testing
+
+@Suite struct ExitCodeTests {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    static func sampleFolder() throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("seedkit-cli-\(UUID().uuidString)").path
+        try FileManager.default.copyItem(atPath: repository.appendingPathComponent("SeedData/Catalog").path, toPath: folder)
+        return folder
+    }
+
+    @Test func usageErrorsExitWith2() throws {
+        let missing = try CLIProcess.run(["import"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("Missing expected argument '<plan>'"))
+        #expect(try CLIProcess.run(["import", "plan.yaml", "--batch-size", "0"]).status == 2)
+        #expect(try CLIProcess.run(["frobnicate"]).status == 2)
+        #expect(try CLIProcess.run(["--help"]).status == 0)
+    }
+
+    @Test func dataFailuresExitWith1AndOneLine() throws {
+        let store = try CLIProcess.run(["inspect", "/nonexistent/store.sqlite"])
+        #expect(store.status == 1)
+        #expect(store.stderr == "seedkit: /nonexistent/store.sqlite: no store at this path\n")
+        let folder = try Self.sampleFolder()
+        try Data("sku,name,price,quantity,listed,added,notes,unit,location,tags\nZ-1,Z,abc,1,yes,2026-01-01T00:00:00Z,,kg,A1,\n".utf8)
+            .write(to: URL(fileURLWithPath: folder + "/items.csv"))
+        let bad = try CLIProcess.run(["import", "catalog-csv.yaml", "--store", folder + "/x.sqlite"], in: folder)
+        #expect(bad.status == 1)
+        #expect(bad.stderr.hasPrefix("seedkit: ") && bad.stderr.contains("items.csv:2:7 (byte 68, record 1) field price: \"abc\" is not a number"))
+        #expect(bad.stderr.split(separator: "\n").count == 1)
+        let plan = try CLIProcess.run(["import", "nothing.yaml"], in: folder)
+        #expect(plan.status == 1)
+    }
+
+    @Test func importAndInspectPrintJSONReports() throws {
+        let folder = try Self.sampleFolder()
+        let imported = try CLIProcess.run(["import", "catalog-json.yaml", "--json"], in: folder)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let report = try JSONSerialization.jsonObject(with: Data(imported.stdout.utf8)) as? [String: Any]
+        let entities = report?["entities"] as? [String: [String: Int]]
+        #expect(entities?["Item"] == ["inserted": 5, "updated": 0, "unchanged": 0, "rejected": 0])
+        #expect(report?["errors"] as? [Any] != nil && report?["seconds"] as? Double != nil)
+        let inspected = try CLIProcess.run(["inspect", "Catalog.sqlite", "--json"], in: folder)
+        let inspection = try JSONSerialization.jsonObject(with: Data(inspected.stdout.utf8)) as? [String: Any]
+        #expect((inspection?["entities"] as? [String: [String: Int]])?["Tag"] == ["count": 3])
+        #expect((inspection?["metadata"] as? [String: String])?["seed.version"] == "2026.11")
+        let model = try CLIProcess.run(["model", "Catalog.sqlite", "--json"], in: folder)
+        #expect(model.status == 0 && model.stdout.contains("\"ShoppingList\""))
+    }
+}
