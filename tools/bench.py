@@ -1,0 +1,614 @@
+#!/usr/bin/env python3
+"""Run SeedKit's benchmarks (DESIGN §9) side by side with their baselines.
+
+Usage, from a clean clone (builds the release binaries and generates the data itself):
+    python3 tools/bench.py                          # N = 1,000,000, 3 runs of everything
+    python3 tools/bench.py --n 100000 --runs 5
+    python3 tools/bench.py --only reader,import     # groups: reader import reimport copy first-launch
+    python3 tools/bench.py --scale 100000,1000000,5000000   # CSV import, re-import, readers per N
+
+Each measurement runs `--runs` times (at least 3); the table shows the median wall time, CPU
+time (user + system of the measured process), records/s, MB/s (input bytes / median wall time,
+MB = 10^6 bytes), the peak RSS of the measured process (largest of the runs, from `os.wait4`),
+the baseline's median time and the ratio, and each DESIGN §9 target as MET or MISSED with its
+threshold. A command SeedKit does not have yet is reported as NOT IMPLEMENTED.
+
+Files: data in `.bench/data-N/` (kept, regenerated when the generator or seed changes), stores
+in a temporary directory under `.bench/` (removed), results in `.bench/results-N.json` and
+`.bench/scale.json`. Every process is stopped after `--timeout` seconds (default 600).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import platform
+import re
+import shutil
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Callable
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH = ROOT / ".bench"
+GENERATOR = ROOT / "tools" / "generate_catalog.py"
+GROUPS = ("reader", "import", "reimport", "copy", "first-launch")
+RSS_LIMIT_MB = 200.0
+MB = 1e6
+
+
+@dataclass
+class Sample:
+    """One run of one command."""
+
+    wall: float  # seconds
+    cpu: float  # user + system seconds of the measured process and its children it waited for
+    rss_mb: float  # peak resident set size
+    exit_code: int
+
+
+@dataclass
+class Result:
+    """All runs of one measurement and their summary."""
+
+    key: str
+    label: str
+    records: int
+    input_bytes: int
+    status: str = "ok"  # ok | failed | timeout | not implemented | skipped
+    detail: str = ""
+    samples: list[Sample] = field(default_factory=list)
+
+    @property
+    def wall(self) -> float:
+        """Median wall time of the runs."""
+        return statistics.median(s.wall for s in self.samples)
+
+    @property
+    def cpu(self) -> float:
+        """Median CPU time of the runs."""
+        return statistics.median(s.cpu for s in self.samples)
+
+    @property
+    def rss_mb(self) -> float:
+        """Largest peak RSS of the runs."""
+        return max(s.rss_mb for s in self.samples)
+
+    def summary(self) -> dict[str, object]:
+        """The JSON form: the samples plus medians and rates."""
+        out: dict[str, object] = asdict(self)
+        if self.status == "ok":
+            out.update(wall=self.wall, cpu=self.cpu, rss_mb=self.rss_mb,
+                       records_per_s=self.records / self.wall if self.records else None,
+                       mb_per_s=self.input_bytes / MB / self.wall if self.input_bytes else None)
+        return out
+
+
+@dataclass
+class Case:
+    """One measured command: what to run, how to prepare each run, and what it reads."""
+
+    key: str
+    label: str
+    command: list[str]
+    records: int = 0
+    input_bytes: int = 0
+    prepare: Callable[[], None] | None = None  # runs before each run, untimed
+    stdin: Path | None = None
+    expect: str | None = None  # a regex stdout must match (e.g. the record count)
+
+
+@dataclass
+class Target:
+    """A DESIGN §9 target: ours / reference ≤ limit (wall-time medians)."""
+
+    name: str
+    ours: str
+    reference: str
+    limit: float
+    threshold: str
+
+
+TARGETS = [
+    Target("CSV reader vs Python csv", "reader.csv", "reader.python-csv", 1 / 3, "≥ 3× faster"),
+    Target("JSON reader vs Python json.load", "reader.json", "reader.python-json", 1 / 2, "≥ 2× faster"),
+    Target("XML reader vs xmllint --stream", "reader.xml", "reader.xmllint", 1.3, "≤ 1.3×"),
+    Target("CSV import vs sqlite3 .import", "import.csv", "import.sqlite3", 3.0, "≤ 3×"),
+    Target("JSON import vs our CSV import", "import.json", "import.csv", 1.3, "≤ 1.3×"),
+    Target("XML import vs our CSV import", "import.xml", "import.csv", 1.5, "≤ 1.5×"),
+    Target("Re-import (unchanged) vs fresh import", "reimport.csv", "import.csv", 1.5, "≤ 1.5×"),
+    Target("Deep copy into empty vs sqlite3 INSERT…SELECT", "copy.empty", "copy.sqlite3-empty", 3.0, "≤ 3×"),
+    Target("Deep copy into half-full vs sqlite3", "copy.half", "copy.sqlite3-half", 5.0, "≤ 5×"),
+    Target("First launch vs file copy", "first-launch", "first-launch.cp", 1.5, "≤ 1.5×"),
+]
+
+
+def log(message: str) -> None:
+    """Progress on stderr, so stdout holds only the report."""
+    print(message, file=sys.stderr, flush=True)
+
+
+def measure(case: Case, timeout: float) -> Sample:
+    """Run `case` once, returning wall time, CPU time and peak RSS of its process.
+
+    Raises RuntimeError with the tail of stderr when the command fails or stops early.
+    """
+    if case.prepare:
+        case.prepare()
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        stdin = open(case.stdin, "rb") if case.stdin else subprocess.DEVNULL
+        try:
+            start = time.perf_counter()
+            process = subprocess.Popen(case.command, stdin=stdin, stdout=out, stderr=err)
+            timer = threading.Timer(timeout, process.kill)
+            timer.start()
+            _, status, usage = os.wait4(process.pid, 0)
+            wall = time.perf_counter() - start
+            timer.cancel()
+        finally:
+            if case.stdin:
+                stdin.close()
+        process.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        stdout, stderr = out.read().decode(errors="replace"), err.read().decode(errors="replace")
+    if wall >= timeout:
+        raise TimeoutError(f"stopped after {timeout:.0f} s")
+    if process.returncode != 0:
+        raise RuntimeError(f"exit {process.returncode}: {stderr.strip()[-400:]}")
+    if case.expect and not re.search(case.expect, stdout):
+        raise RuntimeError(f"unexpected output {stdout.strip()[:200]!r} (wanted /{case.expect}/)")
+    return Sample(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024 / MB,
+                  process.returncode)
+
+
+def run_case(case: Case, runs: int, timeout: float) -> Result:
+    """Measure `case` `runs` times; a failure or timeout ends it early with that status."""
+    result = Result(case.key, case.label, case.records, case.input_bytes)
+    for run in range(runs):
+        try:
+            result.samples.append(measure(case, timeout))
+        except TimeoutError as error:
+            result.status, result.detail = "timeout", str(error)
+        except RuntimeError as error:
+            result.status, result.detail = "failed", str(error)
+        if result.status != "ok":
+            log(f"  {case.label}: {result.status.upper()} {result.detail}")
+            return result
+        log(f"  {case.label}: run {run + 1}/{runs} {result.samples[-1].wall:.2f} s")
+    return result
+
+
+def not_run(key: str, label: str, status: str, detail: str) -> Result:
+    """A measurement that was not possible (e.g. the command does not exist yet)."""
+    log(f"  {label}: {status.upper()} {detail}")
+    return Result(key, label, 0, 0, status=status, detail=detail)
+
+
+def run(command: list[str], cwd: Path = ROOT) -> str:
+    """Run a setup command and return its stdout; exit with its output when it fails."""
+    done = subprocess.run(command, cwd=cwd, capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"bench: {' '.join(command)} failed:\n{done.stdout}{done.stderr}")
+    return done.stdout
+
+
+@dataclass
+class Tools:
+    """The binaries under test and the baseline tools."""
+
+    seedkit: Path
+    bench: Path
+    subcommands: set[str]  # of seedkit
+    bench_commands: set[str]  # of seedkit-bench
+    xmllint: str | None
+
+
+def build(skip: bool) -> Tools:
+    """Build the release binaries (unless `skip`) and find what each tool can do."""
+    if not skip:
+        for product in ("seedkit", "seedkit-bench"):
+            log(f"building {product} (release)…")
+            run(["swift", "build", "-c", "release", "--product", product])
+    bin_dir = Path(run(["swift", "build", "-c", "release", "--show-bin-path"]).strip())
+    seedkit, bench = bin_dir / "seedkit", bin_dir / "seedkit-bench"
+    for binary in (seedkit, bench):
+        if not binary.exists():
+            sys.exit(f"bench: {binary} is missing; run without --no-build")
+    help_text = run([str(seedkit), "--help"])
+    subcommands = set(re.findall(r"^  (\w[\w-]*)\s", help_text.split("SUBCOMMANDS:")[-1], re.M))
+    usage = subprocess.run([str(bench)], capture_output=True, text=True).stdout
+    bench_commands = set(re.findall(r"\b([a-z]+(?:-[a-z]+)+)\b", usage))
+    return Tools(seedkit, bench, subcommands, bench_commands, find_xmllint())
+
+
+def find_xmllint() -> str | None:
+    """`xmllint`, installing libxml2-utils with apt-get when missing and running as root."""
+    if shutil.which("xmllint") is None and shutil.which("apt-get") and os.geteuid() == 0:
+        log("installing libxml2-utils for xmllint…")
+        subprocess.run(["apt-get", "install", "-y", "-qq", "libxml2-utils"],
+                       capture_output=True, env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"})
+    path = shutil.which("xmllint")
+    if path is None:
+        log("xmllint not found: install libxml2-utils for the XML reader baseline")
+    return path
+
+
+def ensure_data(n: int, seed: int) -> Path:
+    """The catalog of `n` items in `.bench/data-n`, generated unless already there."""
+    out = BENCH / f"data-{n}"
+    stamp = {"n": n, "seed": seed, "generator": hashlib.sha256(GENERATOR.read_bytes()).hexdigest()}
+    stamp_file = out / "stamp.json"
+    if stamp_file.exists() and json.loads(stamp_file.read_text()) == stamp:
+        return out
+    if out.exists():
+        shutil.rmtree(out)
+    log(f"generating the catalog of {n} items into {out.relative_to(ROOT)}…")
+    run([sys.executable, str(GENERATOR), str(n), "--seed", str(seed), "--out", str(out)])
+    stamp_file.write_text(json.dumps(stamp))
+    return out
+
+
+def remove_store(path: Path) -> None:
+    """Delete a store and its WAL/SHM/journal files."""
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+
+
+def copy_store(source: Path, target: Path) -> None:
+    """Copy a closed store (and a leftover WAL, if any) over `target`."""
+    remove_store(target)
+    for suffix in ("", "-wal"):
+        if Path(f"{source}{suffix}").exists():
+            shutil.copyfile(f"{source}{suffix}", f"{target}{suffix}")
+
+
+def sizes(data: Path, *names: str) -> int:
+    """Total size of files in `data`."""
+    return sum((data / name).stat().st_size for name in names)
+
+
+class Suite:
+    """The measurements at one N: builds cases, runs them and keeps the results."""
+
+    def __init__(self, tools: Tools, data: Path, n: int, runs: int, timeout: float, work: Path) -> None:
+        """Prepare a suite over the catalog in `data`, with scratch files in `work`."""
+        self.tools, self.data, self.n, self.runs, self.timeout, self.work = tools, data, n, runs, timeout, work
+        self.records = n + n // 100
+        self.results: dict[str, Result] = {}
+        self.filled: Path | None = None  # a store holding the whole catalog, imported from CSV
+
+    def add(self, case: Case) -> Result:
+        """Run `case` and keep its result."""
+        self.results[case.key] = run_case(case, self.runs, self.timeout)
+        return self.results[case.key]
+
+    def skip(self, key: str, label: str, status: str, detail: str) -> None:
+        """Record a measurement that could not run."""
+        self.results[key] = not_run(key, label, status, detail)
+
+    def readers(self) -> None:
+        """`seedkit check` on each format vs Python's csv and json modules and xmllint."""
+        log("readers")
+        d, items, seedkit, py = self.data, self.n, str(self.tools.seedkit), sys.executable
+        checks = [("csv", "CSV", "items.csv", []), ("json", "JSON", "catalog.json", ["--records", "items[*]"]),
+                  ("ndjson", "NDJSON", "items.ndjson", []), ("xml", "XML", "catalog.xml", ["--records", "catalog/item"])]
+        for key, name, file, extra in checks:
+            if "check" not in self.tools.subcommands:
+                self.skip(f"reader.{key}", f"{name} reader", "not implemented", "no `seedkit check`")
+                continue
+            self.add(Case(f"reader.{key}", f"{name} reader (seedkit check)", [seedkit, "check", str(d / file), *extra],
+                          items, sizes(d, file), expect=rf": {items} records"))
+        count_rows = ("import csv, sys\nwith open(sys.argv[1], newline='', encoding='utf-8') as f:\n"
+                      "    print(sum(1 for _ in csv.reader(f)) - 1, 'records')")
+        self.add(Case("reader.python-csv", "Python csv.reader", [py, "-c", count_rows, str(d / "items.csv")],
+                      items, sizes(d, "items.csv"), expect=rf"^{items} records"))
+        load = ("import json, sys\nwith open(sys.argv[1], encoding='utf-8') as f:\n"
+                "    print(len(json.load(f)['items']), 'records')")
+        self.add(Case("reader.python-json", "Python json.load", [py, "-c", load, str(d / "catalog.json")],
+                      items, sizes(d, "catalog.json"), expect=rf"^{items} records"))
+        if self.tools.xmllint:
+            self.add(Case("reader.xmllint", "xmllint --stream --noout", [self.tools.xmllint, "--stream", "--noout",
+                          str(d / "catalog.xml")], items, sizes(d, "catalog.xml")))
+        else:
+            self.skip("reader.xmllint", "xmllint --stream --noout", "skipped", "xmllint not installed")
+
+    def imports(self) -> None:
+        """`seedkit import` of each plan into a fresh store vs `sqlite3 .import` of items.csv."""
+        log("fresh imports")
+        store = self.work / "import.sqlite"
+        plans = [("csv", "CSV", ("items.csv", "lists.csv")), ("json", "JSON", ("catalog.json",)),
+                 ("ndjson", "NDJSON", ("items.ndjson", "lists.ndjson")), ("xml", "XML", ("catalog.xml",))]
+        for key, name, files in plans:
+            if "import" not in self.tools.subcommands:
+                self.skip(f"import.{key}", f"{name} import", "not implemented", "no `seedkit import`")
+                continue
+            result = self.add(self.import_case(f"import.{key}", f"{name} import (seedkit import)",
+                                               f"catalog-{key}.yaml", store, files, lambda: remove_store(store)))
+            if key == "csv" and result.status == "ok":
+                self.filled = self.work / "filled.sqlite"
+                copy_store(store, self.filled)
+        script = self.work / "sqlite-import.sql"
+        script.write_text(f".import --csv '{self.data / 'items.csv'}' Item\n")
+        self.add(Case("import.sqlite3", "sqlite3 .import --csv items.csv", ["sqlite3", str(store)], self.n,
+                      sizes(self.data, "items.csv"), prepare=lambda: remove_store(store), stdin=script))
+        remove_store(store)
+
+    def import_case(self, key: str, label: str, plan: str, store: Path, files: tuple[str, ...],
+                    prepare: Callable[[], None]) -> Case:
+        """A `seedkit import PLAN --store STORE --quiet` case."""
+        return Case(key, label, [str(self.tools.seedkit), "import", str(self.data / plan), "--store", str(store),
+                                 "--quiet"], self.records, sizes(self.data, *files), prepare=prepare)
+
+    def filled_store(self) -> Path | None:
+        """A store holding the whole catalog (imported from CSV once, untimed, if needed)."""
+        if self.filled is None and "import" in self.tools.subcommands:
+            log("  importing the CSV catalog once (untimed) for the re-import/copy measurements")
+            self.filled = self.work / "filled.sqlite"
+            remove_store(self.filled)
+            run([str(self.tools.seedkit), "import", str(self.data / "catalog-csv.yaml"), "--store",
+                 str(self.filled), "--quiet"])
+        return self.filled
+
+    def reimport(self) -> None:
+        """The CSV import again into a store that already holds it all (everything unchanged)."""
+        log("re-import")
+        filled = self.filled_store()
+        if filled is None:
+            self.skip("reimport.csv", "CSV re-import", "not implemented", "no `seedkit import`")
+            return
+        store = self.work / "reimport.sqlite"
+        self.add(self.import_case("reimport.csv", "CSV re-import, all unchanged", "catalog-csv.yaml", store,
+                                  ("items.csv", "lists.csv"), lambda: copy_store(filled, store)))
+        remove_store(store)
+
+    def copies(self) -> None:
+        """`seedkit copy` of the filled store into an empty and a half-full store vs sqlite3."""
+        log("deep copy")
+        filled = self.filled_store()
+        if filled is None:
+            self.skip("copy.sqlite3-empty", "sqlite3 ATTACH + INSERT…SELECT", "skipped", "no source store")
+            return
+        empty, half = self.work / "empty.sqlite", self.work / "half.sqlite"
+        make_partial_store(filled, empty, 0.0)
+        make_partial_store(filled, half, 0.5)
+        target = self.work / "copy-target.sqlite"
+        for key, name, start in (("empty", "empty", empty), ("half", "half-full", half)):
+            script = self.work / f"copy-{key}.sql"
+            script.write_text(copy_script(filled, or_ignore=key == "half"))
+            self.add(Case(f"copy.sqlite3-{key}", f"sqlite3 ATTACH + INSERT…SELECT into {name}",
+                          ["sqlite3", str(target)], self.records, filled.stat().st_size,
+                          prepare=lambda start=start: copy_store(start, target), stdin=script))
+            if "copy" not in self.tools.subcommands:
+                self.skip(f"copy.{key}", f"Deep copy into {name}", "not implemented", "no `seedkit copy`")
+                continue
+            self.add(Case(f"copy.{key}", f"Deep copy into {name} (seedkit copy)",
+                          [str(self.tools.seedkit), "copy", "--from", str(filled), "--to", str(target), "--quiet"],
+                          self.records, filled.stat().st_size, prepare=lambda start=start: copy_store(start, target)))
+        remove_store(target)
+
+    def first_launch(self) -> None:
+        """`seedkit-bench first-launch SEED STORE` vs `cp SEED STORE`."""
+        log("first launch")
+        seed = self.filled_store()
+        if seed is None:
+            self.skip("first-launch.cp", "cp of the seed store", "skipped", "no seed store")
+            return
+        target = self.work / "launch.sqlite"
+        size = seed.stat().st_size
+        self.add(Case("first-launch.cp", "cp of the seed store", ["cp", str(seed), str(target)], self.records,
+                      size, prepare=lambda: remove_store(target)))
+        if "first-launch" not in self.tools.bench_commands:
+            self.skip("first-launch", "First launch", "not implemented", "no `seedkit-bench first-launch`")
+        else:
+            self.add(Case("first-launch", "First launch (seedkit-bench first-launch)",
+                          [str(self.tools.bench), "first-launch", str(seed), str(target)], self.records, size,
+                          prepare=lambda: remove_store(target)))
+        remove_store(target)
+
+
+def data_tables(connection: sqlite3.Connection) -> list[str]:
+    """The entity and join tables of a store (everything but SeedKit's and SQLite's own)."""
+    rows = connection.execute("SELECT name FROM sqlite_master WHERE type = 'table' "
+                              "AND name NOT LIKE 'seedkit\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' "
+                              "ORDER BY name")
+    return [name for (name,) in rows]
+
+
+def make_partial_store(source: Path, target: Path, share: float) -> None:
+    """Copy `source` to `target` keeping the first `share` of each entity's objects (by pk) and the
+    join rows among kept objects. With `share` > 0, entities some to-one relationship points at
+    are kept whole, so no to-one dangles; `share` 0 gives an empty store with the same model."""
+    copy_store(source, target)
+    with sqlite3.connect(target) as db:
+        (model_json,) = db.execute("SELECT value FROM seedkit_metadata WHERE key = 'model.json'").fetchone()
+        entities: dict[str, dict] = json.loads(model_json)["entities"]
+        relationships = {(name, rel): spec for name, entity in entities.items()
+                         for rel, spec in entity.get("relationships", {}).items()}
+        whole = set() if share == 0 else {s["destination"] for s in relationships.values() if not s.get("toMany")}
+        tables = set(data_tables(db))
+        for name in entities.keys() & tables - whole:
+            db.execute(f'DELETE FROM "{name}" WHERE pk > (SELECT CAST(max(pk) * ? AS INTEGER) FROM "{name}")',
+                       (share,))
+        for (name, rel), spec in relationships.items():
+            join = f"{name}_{rel}"
+            if join in tables:
+                db.execute(f'DELETE FROM "{join}" WHERE src NOT IN (SELECT pk FROM "{name}") '
+                           f'OR dst NOT IN (SELECT pk FROM "{spec["destination"]}")')
+    with sqlite3.connect(target) as db:
+        db.execute("VACUUM")
+
+
+def copy_script(source: Path, or_ignore: bool) -> str:
+    """The sqlite3 shell script copying every data table of `source` into the main database."""
+    with sqlite3.connect(source) as db:
+        tables = data_tables(db)
+    verb = "INSERT OR IGNORE" if or_ignore else "INSERT"
+    inserts = "".join(f'{verb} INTO main."{t}" SELECT * FROM src."{t}";\n' for t in tables)
+    return f"ATTACH '{source}' AS src;\nBEGIN;\n{inserts}COMMIT;\n"
+def evaluate(results: dict[str, Result], n: int) -> list[dict[str, object]]:
+    """Each DESIGN §9 target as MET / MISSED (with the ratios) or why it could not be judged."""
+    verdicts: list[dict[str, object]] = []
+    for target in TARGETS:
+        ours, reference = results.get(target.ours), results.get(target.reference)
+        verdict: dict[str, object] = {"target": target.name, "threshold": target.threshold, "limit": target.limit}
+        if ours is None or reference is None:
+            verdict["status"] = "NOT RUN"
+        elif ours.status != "ok" or reference.status != "ok":
+            bad = ours if ours.status != "ok" else reference
+            verdict["status"] = bad.status.upper()
+        else:
+            ratio, cpu_ratio = ours.wall / reference.wall, ours.cpu / reference.cpu
+            verdict.update(ratio=ratio, cpu_ratio=cpu_ratio, status="MET" if ratio <= target.limit else "MISSED",
+                           by=ratio / target.limit - 1)
+        verdicts.append(verdict)
+    for result in results.values():
+        if result.status == "ok" and result.command_is_ours:
+            rss = result.rss_mb
+            verdicts.append({"target": f"Peak RSS: {result.label}", "threshold": f"≤ {RSS_LIMIT_MB:.0f} MB"
+                             + ("" if n >= 1_000_000 else " (at 1M)"), "limit": RSS_LIMIT_MB, "rss_mb": rss,
+                             "status": "MET" if rss <= RSS_LIMIT_MB else "MISSED", "by": rss / RSS_LIMIT_MB - 1})
+    return verdicts
+
+
+def machine() -> dict[str, object]:
+    """The machine and tool versions, for the results file."""
+    cpuinfo = Path("/proc/cpuinfo").read_text() if Path("/proc/cpuinfo").exists() else ""
+    meminfo = Path("/proc/meminfo").read_text() if Path("/proc/meminfo").exists() else ""
+    model = re.search(r"^model name\s*:\s*(.+)$", cpuinfo, re.M)
+    memory = re.search(r"^MemTotal:\s*(\d+) kB", meminfo, re.M)
+    sqlite_version = subprocess.run(["sqlite3", "--version"], capture_output=True, text=True).stdout.split()
+    return {"cpu": model.group(1) if model else platform.processor(), "cores": os.cpu_count(),
+            "memory_gb": round(int(memory.group(1)) / 1024 / 1024, 1) if memory else None,
+            "kernel": platform.release(), "python": platform.python_version(),
+            "sqlite3": sqlite_version[0] if sqlite_version else None, "load_average": os.getloadavg()}
+
+
+def fmt_rate(value: float) -> str:
+    """A rate with thousands separators, or a dash."""
+    return f"{value:,.0f}" if value else "—"
+
+
+def print_report(n: int, runs: int, results: dict[str, Result], verdicts: list[dict[str, object]],
+                 load: tuple[float, float]) -> None:
+    """The measurement table and the target table on stdout."""
+    print(f"\nSeedKit benchmarks: N = {n:,} items + {n // 100:,} lists, median of {runs} runs, "
+          f"load average {load[0]:.1f} before / {load[1]:.1f} after ({os.cpu_count()} cores)\n")
+    print(f"{'measurement':<48} {'wall s':>8} {'CPU s':>8} {'records/s':>11} {'MB/s':>7} {'RSS MB':>7}")
+    for r in results.values():
+        if r.status != "ok":
+            print(f"{r.label:<48} {r.status.upper()}: {r.detail}")
+            continue
+        rate = r.records / r.wall if r.records else 0
+        mbs = f"{r.input_bytes / MB / r.wall:7.1f}" if r.input_bytes else f"{'—':>7}"
+        print(f"{r.label:<48} {r.wall:8.2f} {r.cpu:8.2f} {fmt_rate(rate):>11} {mbs} {r.rss_mb:7.1f}")
+    print(f"\n{'DESIGN §9 target':<52} {'ours s':>8} {'base s':>8} {'ratio':>7} {'CPU':>7}  {'threshold':<20} status")
+    for v in verdicts:
+        status = str(v["status"])
+        if status == "MISSED":
+            status += f" by {float(v['by']):.0%}"
+        if "ratio" in v:
+            target = next(t for t in TARGETS if t.name == v["target"])
+            ours, base = results[target.ours], results[target.reference]
+            print(f"{v['target']:<52} {ours.wall:8.2f} {base.wall:8.2f} {float(v['ratio']):6.2f}× "
+                  f"{float(v['cpu_ratio']):6.2f}×  {v['threshold']:<20} {status}")
+        elif "rss_mb" in v:
+            print(f"{v['target']:<52} {float(v['rss_mb']):8.1f} MB{'':<23} {v['threshold']:<20} {status}")
+        else:
+            print(f"{v['target']:<52} {'':<35} {v['threshold']:<20} {status}")
+
+
+def bar_chart(title: str, unit: str, points: list[tuple[int, float | None]], width: int = 40) -> str:
+    """An ASCII bar chart of one value per N."""
+    values = [v for _, v in points if v is not None]
+    top = max(values, default=0) or 1
+    lines = [title]
+    for n, value in points:
+        if value is None:
+            lines.append(f"  {n:>10,} | (not measured)")
+        else:
+            lines.append(f"  {n:>10,} | {'#' * max(1, round(value / top * width)):<{width}} {value:,.2f} {unit}")
+    return "\n".join(lines)
+
+
+def scale(tools: Tools, sizes_n: list[int], seed: int, runs: int, timeout: float, work: Path) -> None:
+    """CSV import, re-import and the readers at each N; charts of time, time per record and RSS."""
+    table: dict[int, dict[str, Result]] = {}
+    for n in sizes_n:
+        log(f"\n== N = {n:,}")
+        suite = Suite(tools, ensure_data(n, seed), n, runs, timeout, work)
+        suite.readers()
+        suite.imports(formats=("csv",))
+        suite.reimport()
+        table[n] = suite.results
+        (BENCH / "scale.json").write_text(json.dumps(
+            {"machine": machine(), "seed": seed, "runs": runs,
+             "results": {str(k): {key: r.summary() for key, r in v.items()} for k, v in table.items()}}, indent=2))
+    keys = [k for k, r in table[sizes_n[0]].items() if r.ours or k == "import.sqlite3"]
+    charts = []
+    for key in keys:
+        label = table[sizes_n[0]][key].label
+
+        def pick(n: int, value: Callable[[Result], float]) -> float | None:
+            result = table[n].get(key)
+            return value(result) if result and result.status == "ok" else None
+
+        charts.append(bar_chart(f"{label}: wall time", "s", [(n, pick(n, lambda r: r.wall)) for n in sizes_n]))
+        charts.append(bar_chart(f"{label}: time per record", "µs",
+                                [(n, pick(n, lambda r: r.wall / r.records * 1e6)) for n in sizes_n]))
+        charts.append(bar_chart(f"{label}: peak RSS", "MB", [(n, pick(n, lambda r: r.rss_mb)) for n in sizes_n]))
+    print("\n" + "\n\n".join(charts))
+    log(f"\nresults: {(BENCH / 'scale.json').relative_to(ROOT)}")
+
+
+def main() -> None:
+    """Parse the command line, build, generate, measure and report."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
+    parser.add_argument("--n", type=int, default=1_000_000, help="items in the catalog (default 1,000,000)")
+    parser.add_argument("--runs", type=int, default=3, help="runs per measurement, at least 3 (default 3)")
+    parser.add_argument("--only", default=",".join(GROUPS), help=f"comma-separated groups: {','.join(GROUPS)}")
+    parser.add_argument("--scale", help="comma-separated Ns: CSV import, re-import and readers at each")
+    parser.add_argument("--seed", type=int, default=1, help="generator seed (default 1)")
+    parser.add_argument("--timeout", type=float, default=600, help="seconds before a run is stopped (default 600)")
+    parser.add_argument("--no-build", action="store_true", help="use the binaries already built")
+    args = parser.parse_args()
+    groups = [g.strip() for g in args.only.split(",") if g.strip()]
+    if args.runs < 3 or not set(groups) <= set(GROUPS):
+        parser.error(f"--runs must be at least 3; --only takes {','.join(GROUPS)}")
+    tools = build(args.no_build)
+    BENCH.mkdir(exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=BENCH, prefix="work-") as scratch:
+        work = Path(scratch)
+        if args.scale:
+            scale(tools, [int(n) for n in args.scale.split(",")], args.seed, args.runs, args.timeout, work)
+            return
+        load_before = os.getloadavg()[0]
+        suite = Suite(tools, ensure_data(args.n, args.seed), args.n, args.runs, args.timeout, work)
+        steps = {"reader": suite.readers, "import": suite.imports, "reimport": suite.reimport,
+                 "copy": suite.copies, "first-launch": suite.first_launch}
+        for group in GROUPS:
+            if group in groups:
+                steps[group]()
+        verdicts = evaluate(suite.results, args.n)
+        load = (load_before, os.getloadavg()[0])
+        print_report(args.n, args.runs, suite.results, verdicts, load)
+        out = BENCH / f"results-{args.n}.json"
+        out.write_text(json.dumps({"n": args.n, "lists": args.n // 100, "seed": args.seed, "runs": args.runs,
+                                   "machine": machine(), "load_average_before_after": load,
+                                   "results": {k: r.summary() for k, r in suite.results.items()},
+                                   "targets": verdicts}, indent=2))
+        log(f"\nresults: {out.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()
