@@ -64,6 +64,7 @@ class Result:
     label: str
     records: int
     input_bytes: int
+    ours: bool = False  # a SeedKit command (held to the memory target), not a baseline
     status: str = "ok"  # ok | failed | timeout | not implemented | skipped
     detail: str = ""
     samples: list[Sample] = field(default_factory=list)
@@ -105,6 +106,7 @@ class Case:
     prepare: Callable[[], None] | None = None  # runs before each run, untimed
     stdin: Path | None = None
     expect: str | None = None  # a regex stdout must match (e.g. the record count)
+    ours: bool = False  # a SeedKit command, not a baseline
 
 
 @dataclass
@@ -173,7 +175,7 @@ def measure(case: Case, timeout: float) -> Sample:
 
 def run_case(case: Case, runs: int, timeout: float) -> Result:
     """Measure `case` `runs` times; a failure or timeout ends it early with that status."""
-    result = Result(case.key, case.label, case.records, case.input_bytes)
+    result = Result(case.key, case.label, case.records, case.input_bytes, case.ours)
     for run in range(runs):
         try:
             result.samples.append(measure(case, timeout))
@@ -191,7 +193,7 @@ def run_case(case: Case, runs: int, timeout: float) -> Result:
 def not_run(key: str, label: str, status: str, detail: str) -> Result:
     """A measurement that was not possible (e.g. the command does not exist yet)."""
     log(f"  {label}: {status.upper()} {detail}")
-    return Result(key, label, 0, 0, status=status, detail=detail)
+    return Result(key, label, 0, 0, True, status, detail)
 
 
 def run(command: list[str], cwd: Path = ROOT) -> str:
@@ -307,7 +309,7 @@ class Suite:
                 self.skip(f"reader.{key}", f"{name} reader", "not implemented", "no `seedkit check`")
                 continue
             self.add(Case(f"reader.{key}", f"{name} reader (seedkit check)", [seedkit, "check", str(d / file), *extra],
-                          items, sizes(d, file), expect=rf": {items} records"))
+                          items, sizes(d, file), expect=rf": {items} records", ours=True))
         count_rows = ("import csv, sys\nwith open(sys.argv[1], newline='', encoding='utf-8') as f:\n"
                       "    print(sum(1 for _ in csv.reader(f)) - 1, 'records')")
         self.add(Case("reader.python-csv", "Python csv.reader", [py, "-c", count_rows, str(d / "items.csv")],
@@ -322,13 +324,15 @@ class Suite:
         else:
             self.skip("reader.xmllint", "xmllint --stream --noout", "skipped", "xmllint not installed")
 
-    def imports(self) -> None:
-        """`seedkit import` of each plan into a fresh store vs `sqlite3 .import` of items.csv."""
+    def imports(self, formats: tuple[str, ...] = ("csv", "json", "ndjson", "xml")) -> None:
+        """`seedkit import` of each plan in `formats` into a fresh store vs `sqlite3 .import` of items.csv."""
         log("fresh imports")
         store = self.work / "import.sqlite"
         plans = [("csv", "CSV", ("items.csv", "lists.csv")), ("json", "JSON", ("catalog.json",)),
                  ("ndjson", "NDJSON", ("items.ndjson", "lists.ndjson")), ("xml", "XML", ("catalog.xml",))]
         for key, name, files in plans:
+            if key not in formats:
+                continue
             if "import" not in self.tools.subcommands:
                 self.skip(f"import.{key}", f"{name} import", "not implemented", "no `seedkit import`")
                 continue
@@ -347,7 +351,7 @@ class Suite:
                     prepare: Callable[[], None]) -> Case:
         """A `seedkit import PLAN --store STORE --quiet` case."""
         return Case(key, label, [str(self.tools.seedkit), "import", str(self.data / plan), "--store", str(store),
-                                 "--quiet"], self.records, sizes(self.data, *files), prepare=prepare)
+                                 "--quiet"], self.records, sizes(self.data, *files), prepare=prepare, ours=True)
 
     def filled_store(self) -> Path | None:
         """A store holding the whole catalog (imported from CSV once, untimed, if needed)."""
@@ -393,7 +397,8 @@ class Suite:
                 continue
             self.add(Case(f"copy.{key}", f"Deep copy into {name} (seedkit copy)",
                           [str(self.tools.seedkit), "copy", "--from", str(filled), "--to", str(target), "--quiet"],
-                          self.records, filled.stat().st_size, prepare=lambda start=start: copy_store(start, target)))
+                          self.records, filled.stat().st_size, prepare=lambda start=start: copy_store(start, target),
+                          ours=True))
         remove_store(target)
 
     def first_launch(self) -> None:
@@ -412,7 +417,7 @@ class Suite:
         else:
             self.add(Case("first-launch", "First launch (seedkit-bench first-launch)",
                           [str(self.tools.bench), "first-launch", str(seed), str(target)], self.records, size,
-                          prepare=lambda: remove_store(target)))
+                          prepare=lambda: remove_store(target), ours=True))
         remove_store(target)
 
 
@@ -472,7 +477,7 @@ def evaluate(results: dict[str, Result], n: int) -> list[dict[str, object]]:
                            by=ratio / target.limit - 1)
         verdicts.append(verdict)
     for result in results.values():
-        if result.status == "ok" and result.command_is_ours:
+        if result.status == "ok" and result.ours:
             rss = result.rss_mb
             verdicts.append({"target": f"Peak RSS: {result.label}", "threshold": f"≤ {RSS_LIMIT_MB:.0f} MB"
                              + ("" if n >= 1_000_000 else " (at 1M)"), "limit": RSS_LIMIT_MB, "rss_mb": rss,

@@ -10,6 +10,9 @@ import Testing
     static func sampleFolder() throws -> String {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("seedkit-cli-\(UUID().uuidString)").path
         try FileManager.default.copyItem(atPath: repository.appendingPathComponent("SeedData/Catalog").path, toPath: folder)
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder) where name.contains(".sqlite") {
+            try FileManager.default.removeItem(atPath: folder + "/" + name)  // a store left by running the README's command
+        }
         return folder
     }
 
