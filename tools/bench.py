@@ -9,9 +9,10 @@ Usage, from a clean clone (builds the release binaries and generates the data it
 
 Each measurement runs `--runs` times (at least 3); the table shows the median wall time, CPU
 time (user + system of the measured process), records/s, MB/s (input bytes / median wall time,
-MB = 10^6 bytes), the peak RSS of the measured process (largest of the runs, from `os.wait4`),
-the baseline's median time and the ratio, and each DESIGN §9 target as MET or MISSED with its
-threshold. A command SeedKit does not have yet is reported as NOT IMPLEMENTED.
+MB = 10^6 bytes), the peak RSS of the measured process (largest of the runs; GNU time's %M, or
+`os.wait4`'s ru_maxrss without it), the baseline's median time and the ratio, and each DESIGN §9
+target as MET or MISSED with its threshold. A command SeedKit does not have yet is reported as
+NOT IMPLEMENTED.
 
 Files: data in `.bench/data-N/` (kept, regenerated when the generator or seed changes), stores
 in a temporary directory under `.bench/` (removed), results in `.bench/results-N.json` and
@@ -27,6 +28,7 @@ import os
 import platform
 import re
 import shutil
+import signal
 import sqlite3
 import statistics
 import subprocess
@@ -51,9 +53,8 @@ class Sample:
     """One run of one command."""
 
     wall: float  # seconds
-    cpu: float  # user + system seconds of the measured process and its children it waited for
+    cpu: float  # user + system seconds of the measured process (from os.wait4)
     rss_mb: float  # peak resident set size
-    exit_code: int
 
 
 @dataclass
@@ -139,6 +140,18 @@ def log(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
+def gnu_time() -> str | None:
+    """GNU time, if installed: a forked child's `ru_maxrss` counts the forking Python process's
+    pages (the high-water mark survives exec), so the command's own peak RSS comes from `time`,
+    which forks from a ~2 MB process. Without it, RSS has a floor of this script's size."""
+    path = shutil.which("time", path="/usr/bin:/bin")
+    ok = path and subprocess.run([path, "-f", "%M", "-o", os.devnull, "true"], capture_output=True).returncode == 0
+    return path if ok else None
+
+
+GNU_TIME = gnu_time()
+
+
 def measure(case: Case, timeout: float) -> Sample:
     """Run `case` once, returning wall time, CPU time and peak RSS of its process.
 
@@ -146,12 +159,14 @@ def measure(case: Case, timeout: float) -> Sample:
     """
     if case.prepare:
         case.prepare()
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
+            tempfile.NamedTemporaryFile("r") as rss_file:
+        command = [GNU_TIME, "-f", "%M", "-o", rss_file.name, *case.command] if GNU_TIME else case.command
         stdin = open(case.stdin, "rb") if case.stdin else subprocess.DEVNULL
         try:
             start = time.perf_counter()
-            process = subprocess.Popen(case.command, stdin=stdin, stdout=out, stderr=err)
-            timer = threading.Timer(timeout, process.kill)
+            process = subprocess.Popen(command, stdin=stdin, stdout=out, stderr=err, start_new_session=True)
+            timer = threading.Timer(timeout, os.killpg, (process.pid, signal.SIGKILL))
             timer.start()
             _, status, usage = os.wait4(process.pid, 0)
             wall = time.perf_counter() - start
@@ -163,14 +178,14 @@ def measure(case: Case, timeout: float) -> Sample:
         out.seek(0)
         err.seek(0)
         stdout, stderr = out.read().decode(errors="replace"), err.read().decode(errors="replace")
+        rss_kb = int(rss_file.read().split()[-1]) if GNU_TIME and process.returncode == 0 else usage.ru_maxrss
     if wall >= timeout:
         raise TimeoutError(f"stopped after {timeout:.0f} s")
     if process.returncode != 0:
         raise RuntimeError(f"exit {process.returncode}: {stderr.strip()[-400:]}")
     if case.expect and not re.search(case.expect, stdout):
         raise RuntimeError(f"unexpected output {stdout.strip()[:200]!r} (wanted /{case.expect}/)")
-    return Sample(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024 / MB,
-                  process.returncode)
+    return Sample(wall, usage.ru_utime + usage.ru_stime, rss_kb * 1024 / MB)
 
 
 def run_case(case: Case, runs: int, timeout: float) -> Result:

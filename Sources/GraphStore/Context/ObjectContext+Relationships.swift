@@ -161,13 +161,12 @@ extension ObjectContext {
     private func recordJoin(_ relationship: Relationship, owner: ManagedObject, member: ManagedObject, added: Bool) {
         guard case .joinTable(let table, let sourceColumn, _, _) = relationship.storage else { return }
         let (source, destination) = sourceColumn == "src" ? (owner, member) : (member, owner)
-        var changes = joinChanges[table] ?? JoinTableChanges()
+        // Mutated in place: copying the changes out and back would copy their arrays every time.
         if added {
-            changes.add(source: source, destination: destination)
+            joinChanges[table, default: JoinTableChanges()].add(source: source, destination: destination)
         } else {
-            changes.remove(source: source, destination: destination)
+            joinChanges[table, default: JoinTableChanges()].remove(source: source, destination: destination)
         }
-        joinChanges[table] = changes
     }
 
     private func checkDestination(

@@ -215,7 +215,9 @@ struct DatePattern: Sendable {
             index += 1
         }
         let minutes = try number(bytes, &index, 2, 2)
-        guard hours < 24, minutes < 60 else { throw .invalid("offset \(padded(hours, 2)):\(padded(minutes, 2)) does not exist") }
+        guard hours < 24, minutes < 60 else {
+            throw .invalid("offset \(padded(hours, 2)):\(padded(minutes, 2)) does not exist")
+        }
         let seconds = hours * 3600 + minutes * 60
         return sign == UInt8(ascii: "-") ? -seconds : seconds
     }
@@ -264,7 +266,8 @@ struct DatePattern: Sendable {
             guard minute < 60 else { throw .invalid("minute \(minute) does not exist") }
             guard second < 60 else { throw .invalid("second \(second) does not exist") }
             guard let midnight = midnight() else {
-                throw .invalid("day \(day) does not exist in \(DatePattern.padded(year, 4))-\(DatePattern.padded(month, 2))")
+                throw .invalid(
+                    "day \(day) does not exist in \(DatePattern.padded(year, 4))-\(DatePattern.padded(month, 2))")
             }
             let seconds = Double(hour * 3600 + minute * 60 + second - offset) + fraction
             return midnight.addingTimeInterval(seconds)
