@@ -14,8 +14,9 @@ public enum RelationshipStorage: Sendable, Hashable {
     case transient
 }
 
-/// A relationship of an entity in a validated model, inherited ones included.
-public struct Relationship: Sendable, Hashable {
+/// A relationship of an entity in a validated model, inherited ones included (a shared,
+/// immutable class, like ``Attribute``).
+public final class Relationship: Sendable, Hashable {
     /// The relationship as declared.
     public let declaration: RelationshipDescription
     /// The relationship's slot among the entity's relationships.
@@ -28,6 +29,32 @@ public struct Relationship: Sendable, Hashable {
     public let inverseIndex: Int?
     /// How the store keeps it.
     public let storage: RelationshipStorage
+
+    init(
+        declaration: RelationshipDescription, index: Int, declaringEntity: String, destinationIndex: Int,
+        inverseIndex: Int?, storage: RelationshipStorage
+    ) {
+        self.declaration = declaration
+        self.index = index
+        self.declaringEntity = declaringEntity
+        self.destinationIndex = destinationIndex
+        self.inverseIndex = inverseIndex
+        self.storage = storage
+    }
+
+    /// Relationships are equal when they are declared alike in the same place.
+    public static func == (lhs: Relationship, rhs: Relationship) -> Bool {
+        lhs === rhs
+            || (lhs.index == rhs.index && lhs.declaringEntity == rhs.declaringEntity
+                && lhs.declaration == rhs.declaration && lhs.storage == rhs.storage)
+    }
+
+    /// Hashes the declaring entity, slot and name.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(declaringEntity)
+        hasher.combine(index)
+        hasher.combine(declaration.name)
+    }
 
     /// The relationship's name.
     public var name: String { declaration.name }
