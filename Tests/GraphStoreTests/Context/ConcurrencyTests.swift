@@ -65,3 +65,28 @@ import Testing
         #expect(integrity.string(0) == "ok")
     }
 }
+
+@Suite struct ViewContextTests {
+    @MainActor @Test func backgroundSavesMergeIntoTheViewContext() async throws {
+        let store = try PersistentStore.inMemory(model: CatalogModel.build())
+        let container = try PersistentContainer(store: store)
+        let unitID = try await container.newBackgroundContext().perform { context in
+            let unit = try context.insert("Unit")
+            try unit.set("name", "kg")
+            try context.save()
+            return unit.objectID
+        }
+        let shown = try container.viewContext.existingObject(with: unitID)
+        #expect(try shown.get("name", as: String.self) == "kg")
+        let merging = container.mergeSavesIntoViewContext()
+        defer { merging.cancel() }
+        try await container.newBackgroundContext().perform { context in
+            try context.existingObject(with: unitID).set("name", "kilogram")
+            try context.save()
+        }
+        for _ in 0..<200 where try shown.get("name", as: String.self) != "kilogram" {
+            try await Task.sleep(nanoseconds: 5_000_000)
+        }
+        #expect(try shown.get("name", as: String.self) == "kilogram")
+    }
+}
