@@ -24,12 +24,15 @@ public final class Importer: Sendable {
 
     /// An importer for `plan`; `model` overrides the plan's `model:` (else it is loaded from the
     /// plan, or taken from the existing store).
-    public init(plan: ImportPlan, model: ObjectModel? = nil, options: ImportOptions = ImportOptions(), planFile: String = "plan") {
+    public init(
+        plan: ImportPlan, model: ObjectModel? = nil, options: ImportOptions = ImportOptions(), planFile: String = "plan"
+    ) {
         self.plan = plan
         self.model = model
         self.options = options
         self.planFile = planFile
-        (progress, continuation) = AsyncStream.makeStream(of: ImportProgress.self, bufferingPolicy: .bufferingNewest(16))
+        (progress, continuation) = AsyncStream.makeStream(
+            of: ImportProgress.self, bufferingPolicy: .bufferingNewest(16))
     }
 
     /// An importer for the plan file at `path`, validated against its model.
@@ -56,7 +59,9 @@ public final class Importer: Sendable {
             let thread = Thread {
                 defer { continuation.finish() }
                 do {
-                    let run = ImportRun(plan: plan, model: model, planFile: planFile, options: options) { continuation.yield($0) }
+                    let run = ImportRun(plan: plan, model: model, planFile: planFile, options: options) {
+                        continuation.yield($0)
+                    }
                     result.resume(returning: try run.execute())
                 } catch {
                     result.resume(throwing: error)
@@ -73,8 +78,10 @@ public final class Importer: Sendable {
         if let model = plan.model {
             return try ModelLoader.load(from: plan.resolve(model))
         }
-        guard let store = options.store ?? plan.store.map(plan.resolve), FileManager.default.fileExists(atPath: store) else {
-            throw ImportFailure(report: ImportReport(), reason: "the plan names no model and there is no store to take one from")
+        guard let store = options.store ?? plan.store.map(plan.resolve), FileManager.default.fileExists(atPath: store)
+        else {
+            throw ImportFailure(
+                report: ImportReport(), reason: "the plan names no model and there is no store to take one from")
         }
         return try PersistentStore.metadata(at: store).model(source: store)
     }

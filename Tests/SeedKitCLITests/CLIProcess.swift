@@ -13,7 +13,9 @@ struct CLIResult {
 enum CLIProcess {
     /// The `seedkit` binary beside the test bundle (the test target depends on it, so it is built).
     static var executable: URL {
-        let me = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
+        let me = URL(
+            fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+                ?? CommandLine.arguments[0])
         var folder = me.deletingLastPathComponent()
         while folder.path != "/" {
             let candidate = folder.appendingPathComponent("seedkit")

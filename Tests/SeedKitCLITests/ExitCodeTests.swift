@@ -8,8 +8,10 @@ import Testing
         .deletingLastPathComponent()
 
     static func sampleFolder() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("seedkit-cli-\(UUID().uuidString)").path
-        try FileManager.default.copyItem(atPath: repository.appendingPathComponent("SeedData/Catalog").path, toPath: folder)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("seedkit-cli-\(UUID().uuidString)")
+            .path
+        try FileManager.default.copyItem(
+            atPath: repository.appendingPathComponent("SeedData/Catalog").path, toPath: folder)
         for name in try FileManager.default.contentsOfDirectory(atPath: folder) where name.contains(".sqlite") {
             try FileManager.default.removeItem(atPath: folder + "/" + name)  // a store left by running the README's command
         }
@@ -30,11 +32,16 @@ import Testing
         #expect(store.status == 1)
         #expect(store.stderr == "seedkit: /nonexistent/store.sqlite: no store at this path\n")
         let folder = try Self.sampleFolder()
-        try Data("sku,name,price,quantity,listed,added,notes,unit,location,tags\nZ-1,Z,abc,1,yes,2026-01-01T00:00:00Z,,kg,A1,\n".utf8)
-            .write(to: URL(fileURLWithPath: folder + "/items.csv"))
+        try Data(
+            "sku,name,price,quantity,listed,added,notes,unit,location,tags\nZ-1,Z,abc,1,yes,2026-01-01T00:00:00Z,,kg,A1,\n"
+                .utf8
+        )
+        .write(to: URL(fileURLWithPath: folder + "/items.csv"))
         let bad = try CLIProcess.run(["import", "catalog-csv.yaml", "--store", folder + "/x.sqlite"], in: folder)
         #expect(bad.status == 1)
-        #expect(bad.stderr.hasPrefix("seedkit: ") && bad.stderr.contains("items.csv:2:7 (byte 68, record 1) field price: \"abc\" is not a number"))
+        #expect(
+            bad.stderr.hasPrefix("seedkit: ")
+                && bad.stderr.contains("items.csv:2:7 (byte 68, record 1) field price: \"abc\" is not a number"))
         #expect(bad.stderr.split(separator: "\n").count == 1)
         let plan = try CLIProcess.run(["import", "nothing.yaml"], in: folder)
         #expect(plan.status == 1)

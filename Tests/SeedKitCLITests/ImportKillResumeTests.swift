@@ -8,14 +8,18 @@ import Testing
     static let itemCount = 20_000
 
     static func fixture() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("seedkit-kill-\(UUID().uuidString)").path
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("seedkit-kill-\(UUID().uuidString)")
+            .path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         try FileManager.default.copyItem(
-            atPath: repository.appendingPathComponent("SeedData/Catalog/Catalog.yaml").path, toPath: folder + "/Catalog.yaml")
+            atPath: repository.appendingPathComponent("SeedData/Catalog/Catalog.yaml").path,
+            toPath: folder + "/Catalog.yaml")
         var csv = "sku,name,price,quantity,unit,tags\n"
         for index in 0..<itemCount {
-            csv += "S-\(index),Item \(index),\(index % 100).5,\(index % 7),u\(index % 5),t\(index % 11);t\(index % 13)\n"
+            csv +=
+                "S-\(index),Item \(index),\(index % 100).5,\(index % 7),u\(index % 5),t\(index % 11);t\(index % 13)\n"
         }
         try Data(csv.utf8).write(to: URL(fileURLWithPath: folder + "/items.csv"))
         let plan = """
@@ -42,7 +46,8 @@ import Testing
         let deadline = Date().addingTimeInterval(120)
         while Date() < deadline {
             if let metadata = try? PersistentStore.metadata(at: store), let checkpoint = metadata["import.checkpoint"],
-                checkpoint.contains("\"batches\":") && !checkpoint.contains("\"batches\":1,") && !checkpoint.contains("\"batches\":2,")
+                checkpoint.contains("\"batches\":") && !checkpoint.contains("\"batches\":1,")
+                    && !checkpoint.contains("\"batches\":2,")
             {
                 break
             }
@@ -72,7 +77,9 @@ import Testing
             FROM Item i JOIN Unit u ON u.pk = i.unit WHERE i.sku = 'S-12345'
             """)
         #expect(try sample.step())
-        #expect(sample.string(0) == "Item 12345" && sample.double(1) == 45.5 && sample.string(2) == "u0" && sample.int(3) == 2)
+        #expect(
+            sample.string(0) == "Item 12345" && sample.double(1) == 45.5 && sample.string(2) == "u0"
+                && sample.int(3) == 2)
         let links = try connection.prepare("SELECT count(*) FROM Item_tags")
         _ = try links.step()
         let expectedLinks = (0..<itemCount).reduce(0) { $0 + ($1 % 11 == $1 % 13 ? 1 : 2) }

@@ -19,8 +19,10 @@ extension ObjectContext {
     {
         let entity = try self.entity(named: entityName)
         let layout = FetchRowLayout(entity: entity, model: model, layouts: layouts)
-        let kinds = (includesSubentities ? entity.kindStoreIDs : [entity.storeID]).map(String.init).joined(separator: ", ")
-        let sql = "SELECT " + layout.columns.joined(separator: ", ") + " FROM \(SQLiteIdentifier.quote(entity.tableName)) t0"
+        let kinds = (includesSubentities ? entity.kindStoreIDs : [entity.storeID]).map(String.init).joined(
+            separator: ", ")
+        let sql =
+            "SELECT " + layout.columns.joined(separator: ", ") + " FROM \(SQLiteIdentifier.quote(entity.tableName)) t0"
             + " WHERE t0.ent IN (\(kinds)) AND t0.pk > ? ORDER BY t0.pk LIMIT ?"
         return try PersistentStore.sqlite(store.location.description) {
             let statement = try connection.cachedStatement(sql)
@@ -50,7 +52,8 @@ extension ObjectContext {
             // The single-row SELECT with the key in front and `pk IN (…)` for `pk = ?`.
             let mapping = RowMapping.forSingleRow(layout).shifted(by: 1)
             let placeholders = Array(repeating: "?", count: chunkSize).joined(separator: ", ")
-            let sql = "SELECT pk, " + layout.selectSQL.dropFirst("SELECT ".count).dropLast("pk = ?".count)
+            let sql =
+                "SELECT pk, " + layout.selectSQL.dropFirst("SELECT ".count).dropLast("pk = ?".count)
                 + "pk IN (\(placeholders))"
             for start in stride(from: 0, to: group.count, by: chunkSize) {
                 let chunk = Array(group[start..<min(group.count, start + chunkSize)])

@@ -24,10 +24,12 @@ extension ObjectContext {
             switch relationship.storage {
             case .inverseForeignKey(let column, let order):
                 let owner = SQLiteIdentifier.quote(column)
-                sql = "SELECT d.\(owner), d.pk, d.ent FROM \(destinationTable) d WHERE d.\(owner) IN (\(placeholders))"
+                sql =
+                    "SELECT d.\(owner), d.pk, d.ent FROM \(destinationTable) d WHERE d.\(owner) IN (\(placeholders))"
                     + " ORDER BY d.\(owner), " + (order.map { "d.\(SQLiteIdentifier.quote($0)), " } ?? "") + "d.pk"
             case .joinTable(let table, let source, let target, let order):
-                sql = "SELECT j.\(source), d.pk, d.ent FROM \(SQLiteIdentifier.quote(table)) j"
+                sql =
+                    "SELECT j.\(source), d.pk, d.ent FROM \(SQLiteIdentifier.quote(table)) j"
                     + " JOIN \(destinationTable) d ON d.pk = j.\(target) WHERE j.\(source) IN (\(placeholders))"
                     + " ORDER BY j.\(source), " + (order.map { "j.\($0), " } ?? "") + "d.pk"
             case .foreignKey, .transient:
@@ -43,7 +45,8 @@ extension ObjectContext {
                 }
                 while try statement.step() {
                     let kind = entity(storeID: statement.int64(2)) ?? destination
-                    members[statement.int64(0), default: []].append(registeredObject(entity: kind, key: statement.int64(1)))
+                    members[statement.int64(0), default: []].append(
+                        registeredObject(entity: kind, key: statement.int64(1)))
                 }
             }
             for owner in chunk {

@@ -277,24 +277,22 @@ extension ObjectContext {
     private func writeJoinChanges(_ plan: SavePlan) throws {
         for (table, changes) in joinChanges.sorted(by: { $0.key < $1.key }) {
             let quoted = SQLiteIdentifier.quote(table)
-            let delete = try connection.cachedStatement("DELETE FROM \(quoted) WHERE src = ? AND dst = ?")
-            for pair in changes.pairsToDelete {
-                guard let source = rowKey(of: pair.source, in: plan),
-                    let destination = rowKey(of: pair.destination, in: plan)
-                else { continue }
-                delete.bind(source, at: 1)
-                delete.bind(destination, at: 2)
-                try delete.execute()
-            }
-            let insert = try connection.cachedStatement("INSERT OR IGNORE INTO \(quoted)(src, dst) VALUES (?, ?)")
-            for pair in changes.pairsToInsert {
-                guard let source = rowKey(of: pair.source, in: plan),
-                    let destination = rowKey(of: pair.destination, in: plan)
-                else { continue }
-                insert.bind(source, at: 1)
-                insert.bind(destination, at: 2)
-                try insert.execute()
-            }
+            try write(changes.pairsToDelete, with: "DELETE FROM \(quoted) WHERE src = ? AND dst = ?", plan: plan)
+            try write(
+                changes.pairsToInsert, with: "INSERT OR IGNORE INTO \(quoted)(src, dst) VALUES (?, ?)", plan: plan)
+        }
+    }
+
+    /// Runs `sql` once per pair whose both ends exist after the save, binding their row keys.
+    private func write(_ pairs: [JoinTableChanges.Pair], with sql: String, plan: SavePlan) throws {
+        let statement = try connection.cachedStatement(sql)
+        for pair in pairs {
+            guard let source = rowKey(of: pair.source, in: plan),
+                let destination = rowKey(of: pair.destination, in: plan)
+            else { continue }
+            statement.bind(source, at: 1)
+            statement.bind(destination, at: 2)
+            try statement.execute()
         }
     }
 

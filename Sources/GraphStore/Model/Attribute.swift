@@ -24,7 +24,8 @@ public final class Attribute: Sendable, Hashable {
     /// Attributes are equal when they are declared alike in the same place.
     public static func == (lhs: Attribute, rhs: Attribute) -> Bool {
         lhs === rhs
-            || (lhs.index == rhs.index && lhs.declaringEntity == rhs.declaringEntity && lhs.declaration == rhs.declaration)
+            || (lhs.index == rhs.index && lhs.declaringEntity == rhs.declaringEntity
+                && lhs.declaration == rhs.declaration)
     }
 
     /// Hashes the declaring entity, slot and name.

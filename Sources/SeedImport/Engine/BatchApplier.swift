@@ -45,7 +45,8 @@ final class BatchApplier {
             case .fail:
                 throw RecordError(
                     position: prepared.position, field: mapping.keyAttributes.first?.field?.text,
-                    value: key.description, message: "\(mapping.entity.name) with key \(key) already exists (onConflict: fail)")
+                    value: key.description,
+                    message: "\(mapping.entity.name) with key \(key) already exists (onConflict: fail)")
             case .update:
                 break
             }
@@ -118,7 +119,8 @@ final class BatchApplier {
     }
 
     private func setDestinations(
-        _ destinations: [ManagedObject], of mapping: CompiledRelationship, on owner: ManagedObject, replacing: Bool? = nil
+        _ destinations: [ManagedObject], of mapping: CompiledRelationship, on owner: ManagedObject,
+        replacing: Bool? = nil
     ) throws {
         let relationship = mapping.relationship
         if !relationship.isToMany {

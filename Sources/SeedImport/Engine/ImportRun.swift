@@ -23,7 +23,10 @@ final class ImportRun {
     private var checkpoint: ImportCheckpoint
     private let runID: String
 
-    init(plan: ImportPlan, model: ObjectModel, planFile: String, options: ImportOptions, progress: @escaping (ImportProgress) -> Void) {
+    init(
+        plan: ImportPlan, model: ObjectModel, planFile: String, options: ImportOptions,
+        progress: @escaping (ImportProgress) -> Void
+    ) {
         self.plan = plan
         self.model = model
         self.planFile = planFile
@@ -40,7 +43,8 @@ final class ImportRun {
     /// Runs the import and returns its report; throws ``ImportFailure`` when it fails.
     func execute() throws -> ImportReport {
         guard let storePath = options.store ?? plan.store.map(plan.resolve) else {
-            throw ImportFailure(report: report, reason: "no store: give one in the plan (store:) or on the command line (--store)")
+            throw ImportFailure(
+                report: report, reason: "no store: give one in the plan (store:) or on the command line (--store)")
         }
         report.store = storePath
         let existed = FileManager.default.fileExists(atPath: storePath)
@@ -139,13 +143,15 @@ final class ImportRun {
         let applier = BatchApplier(context: context, resolver: resolver)
         for index in checkpoint.source..<plan.sources.count {
             let skip = index == checkpoint.source ? checkpoint.records : 0
-            try importSource(index, mapping: compiled[index], skip: skip, context: context, resolver: resolver, applier: applier)
+            try importSource(
+                index, mapping: compiled[index], skip: skip, context: context, resolver: resolver, applier: applier)
         }
         try deferredPass(context: context, resolver: resolver, applier: applier)
     }
 
     private func importSource(
-        _ index: Int, mapping: CompiledMapping, skip: Int, context: ObjectContext, resolver: ObjectResolver, applier: BatchApplier
+        _ index: Int, mapping: CompiledMapping, skip: Int, context: ObjectContext, resolver: ObjectResolver,
+        applier: BatchApplier
     ) throws {
         let source = plan.sources[index]
         let path = plan.resolve(source.file)
@@ -163,9 +169,11 @@ final class ImportRun {
             case .fields(let fields):
                 resolved = mapping.resolving(fields)
             case .batch(let batch):
-                try importBatch(batch.records, mapping: resolved, context: context, resolver: resolver, applier: applier)
+                try importBatch(
+                    batch.records, mapping: resolved, context: context, resolver: resolver, applier: applier)
                 recordsDone += batch.records.count
-                checkpoint = ImportCheckpoint(run: runID, source: index, records: recordsDone, batches: checkpoint.batches + 1)
+                checkpoint = ImportCheckpoint(
+                    run: runID, source: index, records: recordsDone, batches: checkpoint.batches + 1)
                 try saveBatch(context: context, resolver: resolver, applier: applier)
                 emit(phase: "reading", source: source.file, index: index, bytes: batch.bytesConsumed, total: total)
             case .end:
@@ -180,7 +188,8 @@ final class ImportRun {
     }
 
     private func importBatch(
-        _ records: [Record], mapping: CompiledMapping, context: ObjectContext, resolver: ObjectResolver, applier: BatchApplier
+        _ records: [Record], mapping: CompiledMapping, context: ObjectContext, resolver: ObjectResolver,
+        applier: BatchApplier
     ) throws {
         let preparer = RecordPreparer()
         var prepared: [(PreparedObject, Record)] = []
@@ -256,11 +265,18 @@ final class ImportRun {
                     let object = try? context.object(with: failure.objectID)
                     let position = object.flatMap { origins[ObjectIdentifier($0)] }
                     let recordError = RecordError(
-                        position: position ?? SourcePosition(file: planFile, line: 0, column: 0, byteOffset: 0, recordNumber: 0, path: ""),
-                        field: failure.key, value: failure.value, message: "\(failure.entity).\(failure.key ?? "") \(failure.rule)")
+                        position: position
+                            ?? SourcePosition(
+                                file: planFile, line: 0, column: 0, byteOffset: 0, recordNumber: 0, path: ""),
+                        field: failure.key, value: failure.value,
+                        message: "\(failure.entity).\(failure.key ?? "") \(failure.rule)")
                     try reject(recordError, record: nil, entity: failure.entity)
                     if let object {
-                        if object.isInserted { try context.delete(object) } else { try context.refresh(object, mergeChanges: false) }
+                        if object.isInserted {
+                            try context.delete(object)
+                        } else {
+                            try context.refresh(object, mergeChanges: false)
+                        }
                     }
                 }
             }
@@ -295,7 +311,8 @@ final class ImportRun {
         }
         try rejects?.write(error, record: record)
         if report.errors.count > maxErrors {
-            throw ImportFailure(report: report, reason: "more than \(maxErrors) rejected records (maxErrors); nothing was imported")
+            throw ImportFailure(
+                report: report, reason: "more than \(maxErrors) rejected records (maxErrors); nothing was imported")
         }
     }
 
@@ -345,21 +362,26 @@ final class ImportRun {
             result.merge(mapping.relationshipsByID) { first, _ in first }
         }
         var restored: [DeferredReference] = []
-        for (key, text) in metadata.values.sorted(by: { $0.key < $1.key }) where key.hasPrefix(ImportCheckpoint.deferredPrefix) {
+        for (key, text) in metadata.values.sorted(by: { $0.key < $1.key })
+        where key.hasPrefix(ImportCheckpoint.deferredPrefix) {
             let items = try JSONDecoder().decode([StoredDeferredReference].self, from: Data(text.utf8))
             for item in items {
                 guard let mapping = mappings[item.mapping],
                     case .reference(let lookup, let coercers, _, let missing, _) = mapping.source
                 else { continue }
                 let keys = try item.keys.map { parts in
-                    KeyValue(try zip(parts, coercers).map { part, coercer in try coercer.coerce(text: part) ?? .string(part) })
+                    KeyValue(
+                        try zip(parts, coercers).map { part, coercer in try coercer.coerce(text: part) ?? .string(part)
+                        })
                 }
                 let position = SourcePosition(
                     file: item.file, line: item.line, column: item.column, byteOffset: item.byteOffset,
                     recordNumber: item.record, path: "")
                 let reference = PreparedReference(
-                    mapping: mapping, lookup: lookup, keys: keys, missing: missing, field: mapping.field.text, position: position)
-                let owner = ObjectID(storeUUID: try context?.store.identifier ?? UUID(), entityID: item.entity, key: item.key)
+                    mapping: mapping, lookup: lookup, keys: keys, missing: missing, field: mapping.field.text,
+                    position: position)
+                let owner = ObjectID(
+                    storeUUID: try context?.store.identifier ?? UUID(), entityID: item.entity, key: item.key)
                 restored.append(DeferredReference(owner: owner, reference: reference, recordPosition: position))
             }
         }
@@ -371,7 +393,8 @@ final class ImportRun {
     private func emit(phase: String, source: String, index: Int, bytes: Int, total: Int) {
         progress(
             ImportProgress(
-                source: source, sourceIndex: index, sourceCount: plan.sources.count, bytesRead: bytes, bytesTotal: total,
+                source: source, sourceIndex: index, sourceCount: plan.sources.count, bytesRead: bytes,
+                bytesTotal: total,
                 records: report.records, seconds: Date().timeIntervalSince(started), phase: phase))
     }
 

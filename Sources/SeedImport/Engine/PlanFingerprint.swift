@@ -12,7 +12,8 @@ extension ImportPlan {
         for (index, source) in sources.enumerated() {
             lines.append(
                 "source \(index) \(source.file) \(source.format?.rawValue ?? "-") \(source.records ?? "-") "
-                    + "\(source.csv.map { "\($0.delimiter ?? "-")\($0.quote ?? "-")\($0.header.map(String.init) ?? "-")" } ?? "-")")
+                    + "\(source.csv.map { "\($0.delimiter ?? "-")\($0.quote ?? "-")\($0.header.map(String.init) ?? "-")" } ?? "-")"
+            )
             lines += Self.canonical(source.mapping, prefix: "  ")
         }
         return SHA256Hasher.hexDigest(of: Array(lines.joined(separator: "\n").utf8))

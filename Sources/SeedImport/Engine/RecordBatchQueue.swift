@@ -39,7 +39,8 @@ final class RecordBatchQueue: Sendable {
         self.capacity = capacity
         self.free = DispatchSemaphore(value: capacity)
         let thread = Thread { [self] in
-            self.produce(source: source, format: format, options: options, batchSize: batchSize, skip: skip, fields: fields)
+            self.produce(
+                source: source, format: format, options: options, batchSize: batchSize, skip: skip, fields: fields)
         }
         thread.name = "seedkit.reader"
         thread.stackSize = 4 << 20
@@ -69,7 +70,8 @@ final class RecordBatchQueue: Sendable {
     }
 
     private func produce(
-        source: InputSource, format: RecordFormat?, options: ReaderOptions, batchSize: Int, skip: Int, fields: [FieldPath]
+        source: InputSource, format: RecordFormat?, options: ReaderOptions, batchSize: Int, skip: Int,
+        fields: [FieldPath]
     ) {
         var records: [Record] = []
         records.reserveCapacity(batchSize)
@@ -90,7 +92,9 @@ final class RecordBatchQueue: Sendable {
                 }
                 records.append(record)
                 if records.count == batchSize {
-                    guard put(.batch(RecordBatch(records: records, bytesConsumed: reader.bytesConsumed))) else { return }
+                    guard put(.batch(RecordBatch(records: records, bytesConsumed: reader.bytesConsumed))) else {
+                        return
+                    }
                     records = []
                     records.reserveCapacity(batchSize)
                 }

@@ -2,6 +2,7 @@
 // Invariant: what a writer writes reads back through the matching RecordReaders reader with
 // fields named after the properties (the round trip of DESIGN §8).
 import Foundation
+import GraphStore
 
 /// Writes exported rows.
 protocol ExportWriter {
@@ -102,21 +103,7 @@ struct JSONExportWriter: ExportWriter {
     }
 
     static func string(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20:
-                result += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
-                    + String(scalar.value, radix: 16)
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
+        JSONString.quoted(text)
     }
 }
 

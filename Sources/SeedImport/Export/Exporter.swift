@@ -67,7 +67,8 @@ public struct Exporter {
             var destinations: [ManagedObject] = []
             for object in page {
                 for relationship in relationships {
-                    destinations += relationship.isToMany
+                    destinations +=
+                        relationship.isToMany
                         ? try object.relatedObjects(at: relationship.index)
                         : try object.related(at: relationship.index).map { [$0] } ?? []
                 }

@@ -29,7 +29,8 @@ struct LookupID: Hashable {
 /// How a relationship's destinations are found.
 enum RelationshipSource {
     /// Destination keys in the field, matched against `match` attributes of the destination.
-    case reference(lookup: LookupID, coercers: [ValueCoercer], matchNames: [String], missing: MissingPolicy, split: String?)
+    case reference(
+        lookup: LookupID, coercers: [ValueCoercer], matchNames: [String], missing: MissingPolicy, split: String?)
     /// Nested records in the field, imported with their own mapping.
     case nested(CompiledMapping)
 }
@@ -104,7 +105,8 @@ final class CompiledMapping {
         }
         let relationships = self.relationships.map { relationship in
             CompiledRelationship(
-                id: relationship.id, relationship: relationship.relationship, field: iterator.next() ?? relationship.field,
+                id: relationship.id, relationship: relationship.relationship,
+                field: iterator.next() ?? relationship.field,
                 source: relationship.source, members: relationship.members)
         }
         let keys = keyAttributes.compactMap { key in attributes.first { $0.slot == key.slot } }

@@ -14,7 +14,9 @@ struct MappingCompiler {
 
     /// Compiles `mapping`; `path` names it in errors (`sources[0]`). `listSeparator` is how a
     /// text field lists several keys (`;` for CSV) when relationships are mapped by convention.
-    func compile(_ mapping: RecordMapping, path: String, listSeparator: String? = nil) throws(PlanErrors) -> CompiledMapping {
+    func compile(_ mapping: RecordMapping, path: String, listSeparator: String? = nil) throws(PlanErrors)
+        -> CompiledMapping
+    {
         guard let entity = model.entity(named: mapping.entity) else {
             throw fail(path + ".entity", "unknown entity '\(mapping.entity)'")
         }
@@ -40,12 +42,15 @@ struct MappingCompiler {
             }
         }
         var relationships: [CompiledRelationship] = []
-        for (name, relationshipMapping) in Self.effectiveRelationships(of: mapping, entity: entity, model: model, listSeparator: listSeparator)
-            .sorted(by: { $0.key < $1.key })
-        {
-            relationships.append(try compileRelationship(name, relationshipMapping, of: entity, path: "\(path).relationships.\(name)"))
+        for (name, relationshipMapping) in Self.effectiveRelationships(
+            of: mapping, entity: entity, model: model, listSeparator: listSeparator
+        )
+        .sorted(by: { $0.key < $1.key }) {
+            relationships.append(
+                try compileRelationship(name, relationshipMapping, of: entity, path: "\(path).relationships.\(name)"))
         }
-        let keyLookup = keyAttributes.isEmpty ? nil : LookupID(entityIndex: entity.index, slots: keyAttributes.map(\.slot))
+        let keyLookup =
+            keyAttributes.isEmpty ? nil : LookupID(entityIndex: entity.index, slots: keyAttributes.map(\.slot))
         return CompiledMapping(
             entity: entity, keyLookup: keyLookup, keyAttributes: keyAttributes, attributes: attributes,
             relationships: relationships, onConflict: mapping.onConflict)
@@ -63,9 +68,12 @@ struct MappingCompiler {
         guard mapping.attributes == nil, mapping.relationships.isEmpty else { return mapping.relationships }
         var result: [String: RelationshipMapping] = [:]
         for relationship in entity.relationships where !relationship.isTransient {
-            guard let match = try? PlanConventions.effectiveMatch(for: relationship, mapping: nil, model: model) else { continue }
+            guard let match = try? PlanConventions.effectiveMatch(for: relationship, mapping: nil, model: model) else {
+                continue
+            }
             result[relationship.name] = RelationshipMapping(
-                field: relationship.declaration.userInfo[PlanConventions.mappedKeyName] ?? relationship.name, match: match,
+                field: relationship.declaration.userInfo[PlanConventions.mappedKeyName] ?? relationship.name,
+                match: match,
                 missing: relationship.isToMany ? .ignore : .create, split: relationship.isToMany ? listSeparator : nil,
                 members: relationship.isOrdered ? .replace : .add)
         }
@@ -84,7 +92,8 @@ struct MappingCompiler {
         if let text = mapping.value {
             do {
                 let constant = try coercer.coerce(text: text)
-                return CompiledAttribute(slot: attribute.index, name: attribute.name, field: nil, constant: constant, coercer: coercer)
+                return CompiledAttribute(
+                    slot: attribute.index, name: attribute.name, field: nil, constant: constant, coercer: coercer)
             } catch {
                 throw fail(path + ".value", "\(error)")
             }
@@ -92,7 +101,8 @@ struct MappingCompiler {
         let fieldText = mapping.field ?? attribute.name
         do {
             let field = try FieldPath(parsing: fieldText)
-            return CompiledAttribute(slot: attribute.index, name: attribute.name, field: field, constant: nil, coercer: coercer)
+            return CompiledAttribute(
+                slot: attribute.index, name: attribute.name, field: field, constant: nil, coercer: coercer)
         } catch {
             throw fail(path + ".field", "\(error)")
         }

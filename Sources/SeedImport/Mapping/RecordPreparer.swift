@@ -12,7 +12,8 @@ struct RecordPreparer {
         for attribute in mapping.keyAttributes {
             guard let value = try coerce(attribute, in: record) ?? nil else {
                 throw RecordError(
-                    position: fieldPosition(attribute.field, in: record), field: attribute.field?.text ?? attribute.name,
+                    position: fieldPosition(attribute.field, in: record),
+                    field: attribute.field?.text ?? attribute.name,
                     message: "the key attribute \(mapping.entity.name).\(attribute.name) has no value")
             }
             keyParts.append(value)
@@ -30,11 +31,14 @@ struct RecordPreparer {
             switch relationship.source {
             case .reference(let lookup, let coercers, let matchNames, let missing, let split):
                 guard let value else { continue }
-                let keys = try referenceKeys(value, coercers: coercers, matchNames: matchNames, split: split, field: relationship.field.text)
+                let keys = try referenceKeys(
+                    value, coercers: coercers, matchNames: matchNames, split: split, field: relationship.field.text)
                 if !relationship.relationship.isToMany && keys.count > 1 {
                     throw RecordError(
                         position: value.position, field: relationship.field.text,
-                        message: "\(mapping.entity.name).\(relationship.relationship.name) is a to-one relationship but the field holds \(keys.count) keys")
+                        message:
+                            "\(mapping.entity.name).\(relationship.relationship.name) is a to-one relationship but the field holds \(keys.count) keys"
+                    )
                 }
                 references.append(
                     PreparedReference(
@@ -46,7 +50,9 @@ struct RecordPreparer {
                 if !relationship.relationship.isToMany && records.count > 1 {
                     throw RecordError(
                         position: value.position, field: relationship.field.text,
-                        message: "\(mapping.entity.name).\(relationship.relationship.name) is a to-one relationship but the field holds \(records.count) records")
+                        message:
+                            "\(mapping.entity.name).\(relationship.relationship.name) is a to-one relationship but the field holds \(records.count) records"
+                    )
                 }
                 var objects: [PreparedObject] = []
                 for nestedRecord in records {
@@ -114,7 +120,8 @@ struct RecordPreparer {
         guard let record = item.record else {
             throw RecordError(
                 position: item.position, field: field, value: item.string,
-                message: "a reference matching [\(matchNames.joined(separator: ", "))] needs an object with those fields")
+                message:
+                    "a reference matching [\(matchNames.joined(separator: ", "))] needs an object with those fields")
         }
         var parts: [AttributeValue] = []
         for (name, coercer) in zip(matchNames, coercers) {
@@ -123,10 +130,13 @@ struct RecordPreparer {
             do {
                 value = try coercer.coerce(part)
             } catch {
-                throw RecordError(position: part?.position ?? item.position, field: "\(field).\(name)", value: part?.string, message: error.reason)
+                throw RecordError(
+                    position: part?.position ?? item.position, field: "\(field).\(name)", value: part?.string,
+                    message: error.reason)
             }
             guard let value else {
-                throw RecordError(position: item.position, field: "\(field).\(name)", message: "the reference has no \(name)")
+                throw RecordError(
+                    position: item.position, field: "\(field).\(name)", message: "the reference has no \(name)")
             }
             parts.append(value)
         }

@@ -29,7 +29,9 @@ struct ExportCommand: ParsableCommand {
     var output: String?
 
     func run() throws {
-        let chosen = format ?? output.flatMap { ExportFormat(rawValue: URL(fileURLWithPath: $0).pathExtension.lowercased()) } ?? .csv
+        let chosen =
+            format ?? output.flatMap { ExportFormat(rawValue: URL(fileURLWithPath: $0).pathExtension.lowercased()) }
+            ?? .csv
         do {
             var options = StoreOptions()
             options.readOnly = true

@@ -16,7 +16,9 @@ struct ImportCommand: AsyncParsableCommand {
     @Option(help: "The target store (overrides the plan's store:).")
     var store: String?
 
-    @Option(name: .customLong("on-error"), help: "abort: a bad record stops the run and nothing remains; skip: bad records go to the rejects file.")
+    @Option(
+        name: .customLong("on-error"),
+        help: "abort: a bad record stops the run and nothing remains; skip: bad records go to the rejects file.")
     var onError: ErrorPolicyArgument?
 
     @Option(name: .customLong("max-errors"), help: "With skip: roll back after this many rejects.")

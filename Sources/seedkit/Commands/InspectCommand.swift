@@ -40,7 +40,8 @@ struct InspectCommand: ParsableCommand {
             return
         }
         print("store \(store)")
-        for (key, value) in report.metadata.sorted(by: { $0.key < $1.key }) where !key.hasPrefix(StoreMetadata.Key.entityHashPrefix) {
+        for (key, value) in report.metadata.sorted(by: { $0.key < $1.key })
+        where !key.hasPrefix(StoreMetadata.Key.entityHashPrefix) {
             print("  \(key): \(value)")
         }
         for (name, count) in report.entities.sorted(by: { $0.key < $1.key }) {

@@ -51,8 +51,13 @@ import Testing
         return context
     }
 
-    static func names(_ context: ObjectContext, _ format: String, _ arguments: any PredicateArgument..., sort: [FetchSortDescriptor] = [FetchSortDescriptor("name")]) throws -> [String] {
-        let request = FetchRequest(entityName: "Person", predicate: try FetchPredicate(format: format, argumentArray: arguments), sortDescriptors: sort)
+    static func names(
+        _ context: ObjectContext, _ format: String, _ arguments: any PredicateArgument...,
+        sort: [FetchSortDescriptor] = [FetchSortDescriptor("name")]
+    ) throws -> [String] {
+        let request = FetchRequest(
+            entityName: "Person", predicate: try FetchPredicate(format: format, argumentArray: arguments),
+            sortDescriptors: sort)
         return try context.fetch(request).map { try $0.get("name", as: String.self) ?? "?" }
     }
 
@@ -71,9 +76,13 @@ import Testing
         let context = try Self.orgChart()
         let sorted = try Self.names(
             context, "TRUEPREDICATE",
-            sort: [FetchSortDescriptor("organization.name", ascending: false), FetchSortDescriptor("age"), FetchSortDescriptor("name")])
+            sort: [
+                FetchSortDescriptor("organization.name", ascending: false), FetchSortDescriptor("age"),
+                FetchSortDescriptor("name"),
+            ])
         #expect(sorted == ["Fay", "Éli", "Dee", "Bea", "Cal", "Ada"])
-        let ada = try #require(try context.fetch(FetchRequest(entityName: "Person", predicate: .key("name") == "Ada")).first)
+        let ada = try #require(
+            try context.fetch(FetchRequest(entityName: "Person", predicate: .key("name") == "Ada")).first)
         #expect(try Set(ada.relatedObjects("employees").map { try $0.get("name", as: String.self) }) == ["Bea", "Cal"])
         #expect(try ada.related("leads")?.get("name", as: String.self) == "Acme")
     }
@@ -129,14 +138,17 @@ import Testing
         #expect(Set(shapes.map(\.entity.name)) == ["Circle", "Polygon"])
         let circles = try fresh.fetch(FetchRequest(entityName: "Circle", predicate: .key("radius") == 2.0))
         #expect(circles.map(\.entity.name) == ["Circle"])
-        #expect(throws: FetchError.self) { _ = try fresh.fetch(FetchRequest(entityName: "Shape", predicate: .key("radius") == 2.0)) }
+        #expect(throws: FetchError.self) {
+            _ = try fresh.fetch(FetchRequest(entityName: "Shape", predicate: .key("radius") == 2.0))
+        }
         var onlyShape = FetchRequest(entityName: "Shape")
         onlyShape.includesSubentities = false
         #expect(try fresh.fetch(onlyShape).isEmpty)
         let reloaded = try fresh.existingObject(with: canvas.objectID)
         #expect(try reloaded.relatedObjects("shapes").count == 2)
         #expect(try fresh.existingObject(with: group.objectID).relatedObjects("shapes").count == 2)
-        #expect(try fresh.existingObject(with: circle.objectID).relatedObjects("groups").first?.objectID == group.objectID)
+        #expect(
+            try fresh.existingObject(with: circle.objectID).relatedObjects("groups").first?.objectID == group.objectID)
         try fresh.delete(reloaded)
         try fresh.save()
         #expect(try fresh.count(for: FetchRequest(entityName: "Shape")) == 0)
@@ -148,7 +160,8 @@ import Testing
         let newcomer = try context.insert("Person")
         try newcomer.set("name", "Gus")
         try newcomer.set("age", Int16(40))
-        let dee = try #require(try context.fetch(FetchRequest(entityName: "Person", predicate: .key("name") == "Dee")).first)
+        let dee = try #require(
+            try context.fetch(FetchRequest(entityName: "Person", predicate: .key("name") == "Dee")).first)
         try dee.set("age", Int16(60))
         #expect(try Self.names(context, "age > 34") == ["Ada", "Cal", "Dee", "Fay", "Gus", "Éli"])
         try context.delete(dee)

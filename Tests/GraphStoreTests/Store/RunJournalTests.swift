@@ -12,11 +12,14 @@ import Testing
         var rows: [String] = []
         for sql in [
             "SELECT pk, opt, sku, name, price, unit FROM Item ORDER BY pk", "SELECT pk, name FROM Unit ORDER BY pk",
-            "SELECT src, dst FROM Item_tags ORDER BY src, dst", "SELECT src, dst, position FROM ShoppingList_items ORDER BY src, dst",
+            "SELECT src, dst FROM Item_tags ORDER BY src, dst",
+            "SELECT src, dst, position FROM ShoppingList_items ORDER BY src, dst",
         ] {
             let statement = try connection.prepare(sql)
             while try statement.step() {
-                rows.append((0..<statement.columnCount).map { statement.isNull($0) ? "NULL" : statement.string($0) }.joined(separator: "|"))
+                rows.append(
+                    (0..<statement.columnCount).map { statement.isNull($0) ? "NULL" : statement.string($0) }.joined(
+                        separator: "|"))
             }
         }
         return rows
@@ -64,7 +67,8 @@ import Testing
         try extra.set("sku", "C")
         try extra.set("name", "C")
         try extra.add(tag, to: "tags")
-        try context.delete(try #require(try context.fetch(FetchRequest(entityName: "Item", predicate: .key("sku") == "B")).first))
+        try context.delete(
+            try #require(try context.fetch(FetchRequest(entityName: "Item", predicate: .key("sku") == "B")).first))
         try context.save()
         context.reset()
         #expect(try Self.snapshot(store) != before)

@@ -19,7 +19,10 @@ import Testing
 
     static func catalogFixture() throws -> ImportFixture {
         let fixture = try ImportFixture()
-        for name in ["items.csv", "lists.csv", "catalog.json", "catalog.xml", "catalog-csv.yaml", "catalog-json.yaml", "catalog-xml.yaml"] {
+        for name in [
+            "items.csv", "lists.csv", "catalog.json", "catalog.xml", "catalog-csv.yaml", "catalog-json.yaml",
+            "catalog-xml.yaml",
+        ] {
             try fixture.copy("SeedData/Catalog/\(name)", as: name)
         }
         return fixture
@@ -74,7 +77,9 @@ import Testing
         let report = try await fixture.run("prices.yaml")
         #expect(report.entities["Item"]?.updated == 1)
         #expect(report.entities["Item"]?.unchanged == 1)
-        let rows = try ImportFixture.rows(fixture.path("Catalog.sqlite"), "SELECT sku, name, price, quantity, opt FROM Item WHERE sku IN ('A-001', 'A-002') ORDER BY sku")
+        let rows = try ImportFixture.rows(
+            fixture.path("Catalog.sqlite"),
+            "SELECT sku, name, price, quantity, opt FROM Item WHERE sku IN ('A-001', 'A-002') ORDER BY sku")
         #expect(rows == ["A-001|Apples|2.99|120|2", "A-002|Bananas|1.19|80|1"])
     }
 
@@ -94,7 +99,10 @@ import Testing
         }
         let kept = try await fixture.run("keep.yaml")
         #expect(kept.entities["Item"]?.inserted == 1 && kept.entities["Item"]?.unchanged == 1)
-        #expect(try ImportFixture.rows(fixture.path("Catalog.sqlite"), "SELECT name FROM Item WHERE sku = 'A-001'") == ["Apples"])
+        #expect(
+            try ImportFixture.rows(fixture.path("Catalog.sqlite"), "SELECT name FROM Item WHERE sku = 'A-001'") == [
+                "Apples"
+            ])
         let failure = try await #require(throws: ImportFailure.self) { try await fixture.run("fail.yaml") }
         #expect(failure.reason.contains("names.csv:2:"))
         #expect(failure.reason.contains("Item with key A-001 already exists"))
@@ -115,6 +123,8 @@ import Testing
             """)
         let report = try await fixture.run("dupes.yaml")
         #expect(report.entities["Item"]?.inserted == 2)
-        #expect(try ImportFixture.rows(fixture.path("Catalog.sqlite"), "SELECT sku, name, quantity FROM Item ORDER BY sku") == ["B-1|Second|3", "B-2|Other|2"])
+        #expect(
+            try ImportFixture.rows(fixture.path("Catalog.sqlite"), "SELECT sku, name, quantity FROM Item ORDER BY sku")
+                == ["B-1|Second|3", "B-2|Other|2"])
     }
 }

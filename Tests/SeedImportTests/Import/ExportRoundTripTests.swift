@@ -12,7 +12,9 @@ import Testing
         let fixture = try CatalogImportTests.catalogFixture()
         _ = try await fixture.run("catalog-csv.yaml")
         let source = try PersistentStore.open(at: fixture.path("Catalog.sqlite"))
-        let entities = [("Unit", "name"), ("Location", "aisle"), ("Tag", "name"), ("Item", "sku"), ("ShoppingList", "code")]
+        let entities = [
+            ("Unit", "name"), ("Location", "aisle"), ("Tag", "name"), ("Item", "sku"), ("ShoppingList", "code"),
+        ]
         var sources: [String] = []
         for (entity, key) in entities {
             let file = "\(entity).\(format.rawValue)"

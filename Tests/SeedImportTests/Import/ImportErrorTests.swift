@@ -26,7 +26,8 @@ import Testing
         return fixture
     }
 
-    static let badItems = "sku,name,price,quantity\nC-1,One,1.5,1\nC-2,Two,1.5,2\nC-3,Three,12x,3\nC-4,Four,2,99999999999\nC-5,Five,3,5\n"
+    static let badItems =
+        "sku,name,price,quantity\nC-1,One,1.5,1\nC-2,Two,1.5,2\nC-3,Three,12x,3\nC-4,Four,2,99999999999\nC-5,Five,3,5\n"
 
     @Test func abortNamesThePositionAndLeavesNoStore() async throws {
         let fixture = try Self.fixture(items: Self.badItems)
@@ -45,7 +46,8 @@ import Testing
         _ = try await fixture.run("plan.yaml")
         let store = fixture.path("Catalog.sqlite")
         let before = try ImportFixture.rows(store, "SELECT pk, sku, name, price, opt FROM Item")
-        try fixture.write("items.csv", "sku,name,price,quantity\nC-1,Changed,9,1\nC-2,Two,1,1\nC-3,Three,1,1\nC-4,Bad,x,1\n")
+        try fixture.write(
+            "items.csv", "sku,name,price,quantity\nC-1,Changed,9,1\nC-2,Two,1,1\nC-3,Three,1,1\nC-4,Bad,x,1\n")
         _ = try await #require(throws: ImportFailure.self) { try await fixture.run("plan.yaml") }
         #expect(try ImportFixture.rows(store, "SELECT pk, sku, name, price, opt FROM Item") == before)
         #expect(try PersistentStore.metadata(at: store)["run.active"] == nil)
@@ -60,7 +62,10 @@ import Testing
         #expect(report.entities["Item"]?.rejected == 2)
         #expect(report.errors.map(\.record) == [3, 4])
         #expect(report.errors[1].message.contains("out of range"))
-        #expect(try ImportFixture.rows(fixture.path("Catalog.sqlite"), "SELECT sku FROM Item ORDER BY sku") == ["C-1", "C-2", "C-5"])
+        #expect(
+            try ImportFixture.rows(fixture.path("Catalog.sqlite"), "SELECT sku FROM Item ORDER BY sku") == [
+                "C-1", "C-2", "C-5",
+            ])
         let lines = try String(contentsOfFile: fixture.path("rejects.jsonl"), encoding: .utf8).split(separator: "\n")
         #expect(lines.count == 2)
         #expect(lines[0].contains("\"line\":4") && lines[0].contains("\"sku\":\"C-3\""))
@@ -71,7 +76,9 @@ import Testing
         var options = ImportOptions()
         options.onError = .skip
         options.maxErrors = 1
-        let failure = try await #require(throws: ImportFailure.self) { try await fixture.run("plan.yaml", options: options) }
+        let failure = try await #require(throws: ImportFailure.self) {
+            try await fixture.run("plan.yaml", options: options)
+        }
         #expect(failure.reason.contains("maxErrors"))
         #expect(!FileManager.default.fileExists(atPath: fixture.path("Catalog.sqlite")))
     }

@@ -14,7 +14,8 @@ struct ImportFixture {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("seedkit-import-\(UUID().uuidString)").path
+        folder =
+            FileManager.default.temporaryDirectory.appendingPathComponent("seedkit-import-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try copy("SeedData/Catalog/Catalog.yaml", as: "Catalog.yaml")
     }
@@ -23,7 +24,8 @@ struct ImportFixture {
     func copy(_ repositoryPath: String, as name: String) throws {
         let target = path(name)
         try? FileManager.default.removeItem(atPath: target)
-        try FileManager.default.copyItem(atPath: Self.repository.appendingPathComponent(repositoryPath).path, toPath: target)
+        try FileManager.default.copyItem(
+            atPath: Self.repository.appendingPathComponent(repositoryPath).path, toPath: target)
     }
 
     /// Writes `text` to `name` in the folder.
@@ -45,7 +47,9 @@ struct ImportFixture {
         let statement = try connection.prepare(sql)
         var rows: [String] = []
         while try statement.step() {
-            rows.append((0..<statement.columnCount).map { statement.isNull($0) ? "NULL" : statement.string($0) }.joined(separator: "|"))
+            rows.append(
+                (0..<statement.columnCount).map { statement.isNull($0) ? "NULL" : statement.string($0) }.joined(
+                    separator: "|"))
         }
         return rows
     }

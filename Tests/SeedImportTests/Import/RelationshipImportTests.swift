@@ -67,7 +67,8 @@ import Testing
         #expect(report.entities["Network"]?.inserted == 3)
         let rows = try ImportFixture.rows(
             fixture.path("Quakes.sqlite"),
-            "SELECT q.code, q.magnitude, q.time, q.depth, n.code FROM Quake q JOIN Network n ON n.pk = q.network ORDER BY q.code")
+            "SELECT q.code, q.magnitude, q.time, q.depth, n.code FROM Quake q JOIN Network n ON n.pk = q.network ORDER BY q.code"
+        )
         #expect(rows.first == "ak0003|4.6|1767942000.0|35.0|ak")
         #expect(rows.contains("nc73002|2.1|1767945600.123|1.9|nc"))
         let again = try await fixture.run("quakes.yaml")
@@ -95,14 +96,16 @@ import Testing
         #expect(report.entities["Item"]?.updated == 1)
         let tags = try ImportFixture.rows(
             fixture.path("Catalog.sqlite"),
-            "SELECT t.name FROM Item_tags j JOIN Tag t ON t.pk = j.dst JOIN Item i ON i.pk = j.src WHERE i.sku = 'A-001'")
+            "SELECT t.name FROM Item_tags j JOIN Tag t ON t.pk = j.dst JOIN Item i ON i.pk = j.src WHERE i.sku = 'A-001'"
+        )
         #expect(tags == ["red"])
     }
 
     @Test func groceryDudeDefaultDataFindsOrCreates() async throws {
         let fixture = try ImportFixture()
         try FileManager.default.copyItem(
-            atPath: ImportFixture.repository.appendingPathComponent("SeedData/GroceryDude/GroceryDude.xcdatamodeld").path,
+            atPath: ImportFixture.repository.appendingPathComponent("SeedData/GroceryDude/GroceryDude.xcdatamodeld")
+                .path,
             toPath: fixture.path("GroceryDude.xcdatamodeld"))
         try fixture.copy("SeedData/GroceryDude/DefaultData.xml", as: "DefaultData.xml")
         try fixture.copy("SeedData/GroceryDude/GroceryDude.yaml", as: "GroceryDude.yaml")
