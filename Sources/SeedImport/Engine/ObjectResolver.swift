@@ -5,13 +5,21 @@
 // memory index holds permanent IDs only (it is updated after each save).
 import GraphStore
 
+/// A stored row: its entity's store ID and its key.
+struct RowReference: Hashable {
+    let entityID: Int64
+    let key: Int64
+}
+
 /// Resolves keys to objects in the import's context.
 final class ObjectResolver {
     private let context: ObjectContext
     private let model: ObjectModel
     /// Whether the store held nothing but this run's rows when it began.
     private let usesMemoryIndex: Bool
-    private var index: [LookupID: [KeyValue: ObjectID]] = [:]
+    /// Row of each key the run inserted (memory-index mode): entity store ID and key, 16 bytes
+    /// rather than a whole ObjectID, since this index is the one structure that grows with the input.
+    private var index: [LookupID: [KeyValue: RowReference]] = [:]
     private var batch: [LookupID: [KeyValue: ManagedObject]] = [:]
     private static let chunkSize = 256
 
@@ -28,7 +36,10 @@ final class ObjectResolver {
             guard !missing.isEmpty else { continue }
             if usesMemoryIndex {
                 for key in missing {
-                    if let id = index[lookup]?[key] { batch[lookup, default: [:]][key] = try context.object(with: id) }
+                    if let row = index[lookup]?[key] {
+                        let id = ObjectID(storeUUID: context.store.identifier, entityID: row.entityID, key: row.key)
+                        batch[lookup, default: [:]][key] = try context.object(with: id)
+                    }
                 }
             } else {
                 try fetch(lookup, Array(missing))
@@ -51,7 +62,7 @@ final class ObjectResolver {
         if usesMemoryIndex {
             for (lookup, objects) in batch {
                 for (key, object) in objects where !object.objectID.isTemporary {
-                    index[lookup, default: [:]][key] = object.objectID
+                    index[lookup, default: [:]][key] = RowReference(entityID: object.objectID.entityID, key: object.objectID.key)
                 }
             }
         }
