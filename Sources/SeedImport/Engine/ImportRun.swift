@@ -380,8 +380,7 @@ final class ImportRun {
                 let reference = PreparedReference(
                     mapping: mapping, lookup: lookup, keys: keys, missing: missing, field: mapping.field.text,
                     position: position)
-                let owner = ObjectID(
-                    storeUUID: try context?.store.identifier ?? UUID(), entityID: item.entity, key: item.key)
+                let owner = ObjectID(storeUUID: context?.store.identifier ?? UUID(), entityID: item.entity, key: item.key)
                 restored.append(DeferredReference(owner: owner, reference: reference, recordPosition: position))
             }
         }

@@ -24,6 +24,13 @@ struct CompiledAttribute {
 struct LookupID: Hashable {
     let entityIndex: Int
     let slots: [Int]
+
+    /// Hashes the entity and first slot only: lookups are hashed once per record and
+    /// relationship, and an entity rarely has two keys starting with the same attribute.
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(entityIndex)
+        hasher.combine(slots.first ?? -1)
+    }
 }
 
 /// How a relationship's destinations are found.

@@ -96,14 +96,9 @@ struct RecordPreparer {
                 continue
             }
             guard let coercer = coercers.first else { continue }
-            let texts = split.map { separator in
-                item.string.split(separator: separator, omittingEmptySubsequences: true).map(String.init)
-            }
             do {
-                if let texts {
-                    for text in texts {
-                        if let key = try coercer.coerce(text: text) { keys.append(.single(key)) }
-                    }
+                if let split {
+                    try splitKeys(item, separator: split, coercer: coercer, into: &keys)
                 } else if let key = try coercer.coerce(item) {
                     keys.append(.single(key))
                 }
@@ -112,6 +107,36 @@ struct RecordPreparer {
             }
         }
         return keys
+    }
+
+    /// Splits a field's text at `separator` and coerces each non-empty part, straight from the
+    /// record's bytes when the separator is one byte (the common `;`).
+    private func splitKeys(
+        _ item: FieldValue, separator: String, coercer: ValueCoercer, into keys: inout [KeyValue]
+    ) throws(CoercionError) {
+        guard separator.utf8.count == 1, let byte = separator.utf8.first else {
+            for part in item.string.split(separator: separator, omittingEmptySubsequences: true) {
+                if let key = try coercer.coerce(text: String(part)) { keys.append(.single(key)) }
+            }
+            return
+        }
+        var failure: CoercionError?
+        item.withUTF8 { bytes in
+            var start = 0
+            for end in 0...bytes.count where end == bytes.count || bytes[end] == byte {
+                defer { start = end + 1 }
+                guard end > start else { continue }
+                do throws(CoercionError) {
+                    if let key = try coercer.coerce(utf8: UnsafeBufferPointer(rebasing: bytes[start..<end]), kind: .text) {
+                        keys.append(.single(key))
+                    }
+                } catch {
+                    failure = error
+                    return
+                }
+            }
+        }
+        if let failure { throw failure }
     }
 
     private func compositeKey(
