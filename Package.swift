@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "GraphStore", targets: ["GraphStore"]),
         .library(name: "RecordReaders", targets: ["RecordReaders"]),
         .library(name: "SeedImport", targets: ["SeedImport"]),
+        .library(name: "SeedKit", targets: ["SeedKit"]),
         .executable(name: "seedkit", targets: ["seedkit"]),
     ],
     dependencies: [
@@ -54,6 +55,12 @@ let package = Package(
             ]
         ),
 
+        // The three uses: seed builds (SeedBuilder), first launch (SeedLoader, to come).
+        .target(
+            name: "SeedKit",
+            dependencies: ["GraphStore", "SeedImport"]
+        ),
+
         // The command-line tool.
         .executableTarget(
             name: "seedkit",
@@ -61,6 +68,7 @@ let package = Package(
                 "GraphStore",
                 "RecordReaders",
                 "SeedImport",
+                "SeedKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -84,6 +92,7 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "RecordReadersTests", dependencies: ["RecordReaders"]),
+        .testTarget(name: "SeedKitTests", dependencies: ["SeedKit"]),
         .testTarget(
             name: "SeedKitCLITests",
             dependencies: ["seedkit", "GraphStore"]

@@ -10,6 +10,7 @@ struct SeedKitCommand: AsyncParsableCommand {
         abstract: "Bulk data into a Core Data–style object store, and object graphs between stores.",
         version: SeedKitVersion.current,
         subcommands: [
+            BuildCommand.self,
             ImportCommand.self,
             InspectCommand.self,
             ExportCommand.self,

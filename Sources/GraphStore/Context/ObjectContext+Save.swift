@@ -74,6 +74,17 @@ extension ObjectContext {
         return changes
     }
 
+    /// Every rule `objects` break (required values, ranges, lengths, patterns, dates,
+    /// relationship counts), without saving — seed builds check a whole store this way.
+    public func validationFailures(of objects: [ManagedObject]) throws -> [ValidationFailure] {
+        var validator = SaveValidator()
+        var failures: [ValidationFailure] = []
+        for object in objects where object.context === self {
+            failures += try validator.failures(of: object, in: self)
+        }
+        return failures
+    }
+
     private func validate(_ plan: SavePlan) throws {
         var validator = SaveValidator()
         var failures: [ValidationFailure] = []

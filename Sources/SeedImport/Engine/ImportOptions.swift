@@ -1,5 +1,6 @@
 // Run-time options of an import; each overrides the plan's own setting when given (the
 // command line's flags map onto these).
+import Foundation
 
 /// How to run a plan.
 ///
@@ -25,6 +26,10 @@ public struct ImportOptions: Sendable {
     public var resume = false
     /// Build secondary indexes after the load when the store is new (faster).
     public var deferIndexesOnNewStore = true
+    /// The UUID of a store the run creates (random when nil); seed builds derive it from their inputs.
+    public var newStoreUUID: UUID?
+    /// Keep a new store in rollback-journal mode instead of WAL (seed builds: one file, no side files).
+    public var newStoreWithoutWAL = false
 
     /// Options that change nothing in the plan.
     public init() {}

@@ -50,6 +50,8 @@ final class ImportRun {
         let existed = FileManager.default.fileExists(atPath: storePath)
         var storeOptions = StoreOptions()
         storeOptions.deferIndexes = !existed && options.deferIndexesOnNewStore && !options.dryRun
+        storeOptions.storeUUID = options.newStoreUUID
+        storeOptions.writeAheadLog = !(options.newStoreWithoutWAL && !existed)
         let store: PersistentStore
         do {
             store = try PersistentStore.open(at: storePath, model: model, options: storeOptions)

@@ -1,0 +1,156 @@
+// Seed builds (DESIGN §7): run a plan into a temporary file, validate the whole graph, write the
+// seed's metadata (version, model hash, source checksums, generator), build indexes, ANALYZE,
+// VACUUM, switch to a single-file journal, and rename the result into place atomically.
+// Invariants: the same inputs give a byte-identical file (no timestamps or random UUIDs: the
+// store UUID is derived from the inputs); the output path never holds a half-built file.
+import Foundation
+import GraphStore
+import SeedImport
+
+/// Builds a seed store from a plan.
+///
+/// ```swift
+/// let result = try await SeedBuilder(planFile: "Seeds/plan.yaml").build(to: "Seed.sqlite")
+/// print(result.report.summary, result.checksum)
+/// ```
+public struct SeedBuilder: Sendable {
+    /// The version of SeedKit written into built stores as `seed.generator`.
+    public static let generator = "seedkit 0.1.0"
+
+    /// What a build produced.
+    public struct Result: Sendable {
+        /// The import's report.
+        public var report: ImportReport
+        /// The built store's path.
+        public var path: String
+        /// The SHA-256 of the built file (hex).
+        public var checksum: String
+    }
+
+    private let planFile: String
+
+    /// A builder for the plan file at `path`.
+    public init(planFile path: String) {
+        planFile = path
+    }
+
+    /// Builds the seed at `output` (default: the plan's `store:`).
+    ///
+    /// - Throws: ``SeedBuildError``, ``ImportFailure`` or ``PlanErrors``; the output is untouched.
+    public func build(to output: String? = nil) async throws -> Result {
+        let file = try PlanFile.load(from: planFile)
+        guard let target = output ?? file.plan.store.map(file.plan.resolve) else {
+            throw SeedBuildError("no output: give -o or a store: in the plan")
+        }
+        let temporary = target + ".building"
+        for suffix in ["", "-wal", "-shm", "-journal"] {
+            try? FileManager.default.removeItem(atPath: temporary + suffix)
+        }
+        let checksums = try sourceChecksums(file.plan)
+        var options = ImportOptions()
+        options.store = temporary
+        options.newStoreUUID = try derivedUUID(plan: file.plan, checksums: checksums)
+        options.newStoreWithoutWAL = true
+        let report = try await Importer(planFile: planFile, options: options).run()
+        do {
+            try finalize(temporary, plan: file.plan, checksums: checksums)
+            guard rename(temporary, target) == 0 else {
+                throw SeedBuildError("cannot move the built store to \(target): \(String(cString: strerror(errno)))")
+            }
+        } catch {
+            for suffix in ["", "-wal", "-shm", "-journal"] {
+                try? FileManager.default.removeItem(atPath: temporary + suffix)
+            }
+            throw error
+        }
+        return Result(report: report, path: target, checksum: try Self.checksum(ofFile: target))
+    }
+
+    /// Validates every object, writes the seed metadata, and compacts the store into one file.
+    private func finalize(_ path: String, plan: ImportPlan, checksums: [String: String]) throws {
+        var single = StoreOptions()
+        single.writeAheadLog = false
+        let store = try PersistentStore.open(at: path, options: single)
+        try validateGraph(store)
+        var metadata: [String: String?] = [
+            "seed.sources": Self.json(checksums), "seed.generator": Self.generator,
+        ]
+        if let version = plan.seedVersion { metadata["seed.version"] = version }
+        try store.setMetadata(metadata)
+        if try store.metadata()[StoreMetadata.Key.indexesPending] != nil { try store.createIndexes() }
+        let connection = try store.makeConnection()
+        try connection.execute("DROP TABLE IF EXISTS seedkit_undo")
+        try connection.execute("DELETE FROM sqlite_sequence WHERE name = 'seedkit_undo'")
+        try connection.execute("ANALYZE")
+        try connection.execute("VACUUM")
+        _ = try connection.setJournalMode(.delete)
+        connection.close()
+    }
+
+    /// Checks every object of every entity against the model's rules, a page at a time.
+    private func validateGraph(_ store: PersistentStore) throws {
+        let context = try ObjectContext(store: store)
+        var failures: [ValidationFailure] = []
+        for entity in store.model.entities where entity.isRoot {
+            var last: Int64 = 0
+            while case let page = try context.fetchPage(of: entity.name, after: last, limit: 2000),
+                let final = page.last
+            {
+                failures += try context.validationFailures(of: page)
+                last = final.objectID.key
+                context.reset()
+            }
+        }
+        if !failures.isEmpty { throw ValidationError(failures: failures) }
+    }
+
+    /// SHA-256 of every source file, by its path as the plan names it.
+    private func sourceChecksums(_ plan: ImportPlan) throws -> [String: String] {
+        var checksums: [String: String] = [:]
+        for source in plan.sources {
+            checksums[source.file] = try Self.checksum(ofFile: plan.resolve(source.file))
+        }
+        return checksums
+    }
+
+    /// A UUID derived from the model, the plan and the sources' contents.
+    private func derivedUUID(plan: ImportPlan, checksums: [String: String]) throws -> UUID {
+        let text = Self.json(checksums) + "\n" + (try String(contentsOfFile: planFile, encoding: .utf8))
+        let digest = SHA256Hasher.digest(of: Array(text.utf8))
+        var bytes = Array(digest.prefix(16))
+        bytes[6] = (bytes[6] & 0x0F) | 0x50  // version 5 style (name-based)
+        bytes[8] = (bytes[8] & 0x3F) | 0x80  // RFC 4122 variant
+        return UUID(
+            uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+            ))
+    }
+
+    /// The hex SHA-256 of a file, read in 1 MiB chunks.
+    static func checksum(ofFile path: String) throws -> String {
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw SeedBuildError("cannot read \(path)") }
+        defer { try? handle.close() }
+        var hasher = SHA256Hasher()
+        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+            chunk.withUnsafeBytes { hasher.update($0) }
+        }
+        return hasher.finalizeHex()
+    }
+
+    private static func json(_ values: [String: String]) -> String {
+        "{"
+            + values.sorted { $0.key < $1.key }.map { JSONString.quoted($0.key) + ":" + JSONString.quoted($0.value) }
+            .joined(separator: ",") + "}"
+    }
+}
+
+/// A seed build that could not finish; the output was not touched.
+public struct SeedBuildError: Error, Sendable, CustomStringConvertible {
+    /// Why.
+    public var description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}

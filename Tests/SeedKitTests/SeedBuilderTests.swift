@@ -1,0 +1,66 @@
+// Seed builds: the same inputs give byte-identical files; the result is one validated file with
+// the seed's metadata that opens read-only without side files; a failed build leaves the
+// output as it was.
+import Foundation
+import GraphStore
+import SeedImport
+import Testing
+
+@testable import SeedKit
+
+@Suite struct SeedBuilderTests {
+    static func catalog() throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("seedkit-build-\(UUID().uuidString)")
+            .path
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        try FileManager.default.copyItem(
+            atPath: repository.appendingPathComponent("SeedData/Catalog").path, toPath: folder)
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder) where name.contains(".sqlite") {
+            try FileManager.default.removeItem(atPath: folder + "/" + name)
+        }
+        return folder
+    }
+
+    @Test func buildsAreByteIdenticalAndSingleFile() async throws {
+        let folder = try Self.catalog()
+        let first = try await SeedBuilder(planFile: folder + "/catalog-csv.yaml").build(to: folder + "/one.sqlite")
+        let second = try await SeedBuilder(planFile: folder + "/catalog-csv.yaml").build(to: folder + "/two.sqlite")
+        #expect(first.report.entities["Item"]?.inserted == 5)
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: first.path))
+                == Data(contentsOf: URL(fileURLWithPath: second.path)))
+        #expect(first.checksum == second.checksum)
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix("one.sqlite") }
+        #expect(files == ["one.sqlite"])
+        let metadata = try PersistentStore.metadata(at: first.path)
+        #expect(metadata["seed.version"] == "2026.11")
+        #expect(metadata["seed.generator"] == SeedBuilder.generator)
+        #expect(metadata["seed.sources"]?.contains("\"items.csv\":\"") == true)
+        #expect(metadata.storeUUID == (try PersistentStore.metadata(at: second.path)).storeUUID)
+        var readOnly = StoreOptions()
+        readOnly.readOnly = true
+        let store = try PersistentStore.open(at: first.path, options: readOnly)
+        #expect(try store.objectCounts()["Item"] == 5)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix("one.sqlite") } == [
+                "one.sqlite"
+            ])
+    }
+
+    @Test func aFailedBuildLeavesTheOutputAlone() async throws {
+        let folder = try Self.catalog()
+        let output = folder + "/seed.sqlite"
+        try Data("previous seed".utf8).write(to: URL(fileURLWithPath: output))
+        try Data(
+            "sku,name,price,quantity,listed,added,notes,unit,location,tags\nZ-1,,1,1,yes,2026-01-01T00:00:00Z,,kg,A1,\n"
+                .utf8
+        )
+        .write(to: URL(fileURLWithPath: folder + "/items.csv"))
+        await #expect(throws: (any Error).self) {
+            _ = try await SeedBuilder(planFile: folder + "/catalog-csv.yaml").build(to: output)
+        }
+        #expect(try String(contentsOfFile: output, encoding: .utf8) == "previous seed")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.contains(".building") }.isEmpty)
+    }
+}
