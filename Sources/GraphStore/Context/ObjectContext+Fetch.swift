@@ -69,12 +69,16 @@ extension ObjectContext {
     private func storedObjects(_ request: FetchRequest, entity: Entity) throws -> [ManagedObject] {
         let layout = FetchRowLayout(entity: entity, model: model, layouts: layouts)
         let query = try FetchQueryBuilder(model: model, request: request).selectQuery(columns: layout.columns)
+        // With a batch size, only the first batch is loaded now; later objects stay faults.
+        let loaded = request.fetchBatchSize.flatMap { $0 > 0 ? $0 : nil } ?? Int.max
+        var row = 0
         return try run(query) { statement in
             let kind = self.entity(storeID: statement.int64(1)) ?? entity
             let object = registeredObject(entity: kind, key: statement.int64(0))
-            if object.isFault && !request.returnsObjectsAsFaults, let mapping = layout.mappings[kind.index] {
+            if object.isFault && !request.returnsObjectsAsFaults && row < loaded, let mapping = layout.mappings[kind.index] {
                 fill(object, from: statement, mapping: mapping, layout: layouts[kind.index])
             }
+            row += 1
             return object
         }
     }
