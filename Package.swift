@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "GraphStore", targets: ["GraphStore"]),
         .library(name: "RecordReaders", targets: ["RecordReaders"]),
         .library(name: "SeedImport", targets: ["SeedImport"]),
+        .library(name: "DeepCopy", targets: ["DeepCopy"]),
         .library(name: "SeedKit", targets: ["SeedKit"]),
         .executable(name: "seedkit", targets: ["seedkit"]),
     ],
@@ -55,10 +56,16 @@ let package = Package(
             ]
         ),
 
+        // Store-to-store copies of object graphs, merged by unique keys.
+        .target(
+            name: "DeepCopy",
+            dependencies: ["GraphStore"]
+        ),
+
         // The three uses: seed builds (SeedBuilder), first launch (SeedLoader, to come).
         .target(
             name: "SeedKit",
-            dependencies: ["GraphStore", "SeedImport"]
+            dependencies: ["GraphStore", "SeedImport", "DeepCopy"]
         ),
 
         // The command-line tool.
@@ -69,6 +76,7 @@ let package = Package(
                 "RecordReaders",
                 "SeedImport",
                 "SeedKit",
+                "DeepCopy",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -93,6 +101,7 @@ let package = Package(
         ),
         .testTarget(name: "RecordReadersTests", dependencies: ["RecordReaders"]),
         .testTarget(name: "SeedKitTests", dependencies: ["SeedKit"]),
+        .testTarget(name: "DeepCopyTests", dependencies: ["DeepCopy"]),
         .testTarget(
             name: "SeedKitCLITests",
             dependencies: ["seedkit", "GraphStore"]

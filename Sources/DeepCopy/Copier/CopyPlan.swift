@@ -1,0 +1,126 @@
+// What a copy does per entity, worked out from both models before anything is written: which
+// entities are copied, by which key they match, which attributes carry over, and which side of
+// each relationship pair is copied.
+// Invariant: a type mismatch between the models is an error here, before the copy writes anything.
+import GraphStore
+
+/// The compatibility check and per-entity decisions of a copy.
+struct CopyPlan {
+    let source: ObjectModel
+    let target: ObjectModel
+    /// Root entities of the source to page through.
+    let roots: [Entity]
+    /// Properties the target lacks, reported but skipped.
+    let warnings: [String]
+    private let selected: Set<String>
+    private let keys: [String: [String]]
+    private let attributeNames: [String: [String]]
+
+    init(source: ObjectModel, target: ObjectModel, options: DeepCopyOptions) throws {
+        self.source = source
+        self.target = target
+        var selected = Set<String>()
+        for name in options.entities ?? source.entities.map(\.name) {
+            guard let entity = source.entity(named: name) else { throw DeepCopyError("the source has no entity \(name)") }
+            for storeID in entity.kindStoreIDs { selected.insert(source.entities[Int(storeID) - 1].name) }
+        }
+        self.selected = selected
+        var warnings: [String] = []
+        var problems: [String] = []
+        var keys: [String: [String]] = [:]
+        var attributeNames: [String: [String]] = [:]
+        for name in selected.sorted() {
+            guard let entity = source.entity(named: name), !entity.isAbstract else { continue }
+            guard let copy = target.entity(named: name), !copy.isAbstract else {
+                warnings.append("\(name): the target has no such entity; its objects are skipped")
+                continue
+            }
+            var names: [String] = []
+            for attribute in entity.attributes where !attribute.isTransient {
+                guard let other = copy.attribute(named: attribute.name), !other.isTransient else {
+                    warnings.append("\(name).\(attribute.name): the target has no such attribute; skipped")
+                    continue
+                }
+                if other.type != attribute.type {
+                    problems.append("\(name).\(attribute.name) is \(attribute.type.rawValue) in the source but \(other.type.rawValue) in the target")
+                }
+                names.append(attribute.name)
+            }
+            attributeNames[name] = names
+            let key = options.keys[name] ?? entity.uniqueConstraints.first
+            if let key {
+                guard key.allSatisfy({ names.contains($0) }) else {
+                    throw DeepCopyError("\(name): the key [\(key.joined(separator: ", "))] is not an attribute in both models")
+                }
+                keys[name] = key
+            }
+            for relationship in entity.relationships where !relationship.isTransient {
+                let destination = source.destination(of: relationship).name
+                if let other = copy.relationship(named: relationship.name) {
+                    if target.destination(of: other).name != destination || other.isToMany != relationship.isToMany {
+                        problems.append("\(name).\(relationship.name) points at a different destination or cardinality in the target")
+                    }
+                } else {
+                    warnings.append("\(name).\(relationship.name): the target has no such relationship; skipped")
+                }
+            }
+        }
+        guard problems.isEmpty else { throw DeepCopyError("incompatible models: " + problems.joined(separator: "; ")) }
+        self.warnings = warnings
+        self.keys = keys
+        self.attributeNames = attributeNames
+        roots = source.entities.filter { root in root.isRoot && root.kindStoreIDs.contains { selected.contains(source.entities[Int($0) - 1].name) } }
+    }
+
+    /// Whether objects of `entity` were asked for.
+    func isSelected(_ entity: Entity) -> Bool { selected.contains(entity.name) }
+
+    /// Whether objects of `entity` are copied (asked for, and the target has the entity).
+    func copies(_ entity: Entity) -> Bool { attributeNames[entity.name] != nil }
+
+    /// The key matching `entity`'s objects, if it has one.
+    func key(of entity: String) -> [String]? { keys[entity] }
+
+    /// The attributes copied for `entity`.
+    func attributes(of entity: String) -> [String] { attributeNames[entity] ?? [] }
+
+    /// The target entity to search for matches: the root of the target's inheritance tree, so a
+    /// key unique across sub-entities matches whatever concrete entity holds it.
+    func targetRootName(of entity: String) -> String {
+        target.entity(named: entity).map { target.root(of: $0).name } ?? entity
+    }
+
+    /// `entity`'s key values as text, for messages.
+    func keyDescription(of object: ManagedObject) throws -> String {
+        guard let key = keys[object.entity.name] else { return object.objectID.description }
+        return try "[" + key.map { try object[$0].map { "\($0)" } ?? "nil" }.joined(separator: ", ") + "]"
+    }
+
+    /// The relationships (by name) of the root's tree whose links this copy writes: one side of
+    /// each pair — the ordered side, else the to-one side, else the first by name — when both ends are copied.
+    func relationshipNames(of root: Entity) -> [String] {
+        var names: [String] = []
+        for entity in source.entities where entity.rootIndex == root.index && copies(entity) {
+            for relationship in entity.relationships where follows(relationship) && !names.contains(relationship.name) {
+                names.append(relationship.name)
+            }
+        }
+        return names
+    }
+
+    /// Whether links of `relationship` are written from its side.
+    func follows(_ relationship: Relationship) -> Bool {
+        guard !relationship.isTransient, selectedDestination(relationship) else { return false }
+        guard let owner = target.entity(named: relationship.declaringEntity), owner.relationship(named: relationship.name) != nil
+        else { return false }
+        guard let inverse = source.inverse(of: relationship) else { return true }
+        if relationship.isOrdered { return true }
+        if inverse.isOrdered { return false }
+        if relationship.isToMany != inverse.isToMany { return !relationship.isToMany }
+        return (relationship.declaringEntity, relationship.name) < (inverse.declaringEntity, inverse.name)
+    }
+
+    private func selectedDestination(_ relationship: Relationship) -> Bool {
+        source.destination(of: relationship).kindStoreIDs.contains { selected.contains(source.entities[Int($0) - 1].name) }
+    }
+}

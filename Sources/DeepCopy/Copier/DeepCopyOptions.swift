@@ -1,0 +1,34 @@
+// What a deep copy copies and how it merges into the target (DESIGN §6).
+import GraphStore
+
+/// What a copied object does when its key matches an object already in the target.
+public enum CopyConflictPolicy: String, Sendable, CaseIterable {
+    /// Overwrite the target object's attributes with the source's.
+    case update
+    /// Keep the target object as it is (relationships still gain missing members).
+    case keep
+    /// Stop the copy (nothing of it remains).
+    case fail
+}
+
+/// Options of a deep copy.
+///
+/// ```swift
+/// var options = DeepCopyOptions()
+/// options.entities = ["Item", "Unit"]
+/// options.onConflict = .keep
+/// ```
+public struct DeepCopyOptions: Sendable {
+    /// The entities to copy (with their sub-entities); nil copies every entity.
+    public var entities: [String]?
+    /// The key that matches objects per entity; default: the entity's first unique constraint.
+    /// Entities without a key are copied once each through an identity map.
+    public var keys: [String: [String]] = [:]
+    /// What a matching object does.
+    public var onConflict: CopyConflictPolicy = .update
+    /// Objects per saved batch.
+    public var batchSize = 2000
+
+    /// Copy everything, updating matches.
+    public init() {}
+}
