@@ -12,6 +12,8 @@ struct SeedKitCommand: AsyncParsableCommand {
         subcommands: [
             BuildCommand.self,
             ImportCommand.self,
+            CopyCommand.self,
+            DiffCommand.self,
             InspectCommand.self,
             ExportCommand.self,
             ModelCommand.self,

@@ -78,13 +78,15 @@ import Testing
             let tags = try item.relatedObjects("tags").map { try $0.get("name", as: String.self) ?? "" }.sorted()
             lines.append(
                 [
-                    item.entity.name, try item.get("sku", as: String.self) ?? "", "\(try item.get("price", as: Double.self) ?? -1)",
+                    item.entity.name, try item.get("sku", as: String.self) ?? "",
+                    "\(try item.get("price", as: Double.self) ?? -1)",
                     "\(try item.get("photo", as: Data.self).map { Array($0) } ?? [])",
                     try item.related("unit")?.get("name", as: String.self) ?? "-", tags.joined(separator: ","),
                     try item.related("replacement")?.get("sku", as: String.self) ?? "-",
                 ].joined(separator: "|"))
         }
-        for list in try context.fetch(FetchRequest(entityName: "List", sortDescriptors: [FetchSortDescriptor("title")])) {
+        for list in try context.fetch(FetchRequest(entityName: "List", sortDescriptors: [FetchSortDescriptor("title")]))
+        {
             let skus = try list.relatedObjects("items").map { try $0.get("sku", as: String.self) ?? "" }
             lines.append("List|\(try list.get("title", as: String.self) ?? "")|" + skus.joined(separator: ","))
         }
@@ -98,7 +100,8 @@ import Testing
         #expect(report.entities["Item"]?.copied == 3 && report.entities["Special"]?.copied == 1)
         #expect(report.entities["Unit"]?.copied == 2 && report.entities["List"]?.copied == 1)
         let expected = [
-            "Item|A|0.5|[1, 2, 0]|kg|fresh|B", "Item|B|1.5|[1, 2, 1]|pack|fresh|A", "Special|C|2.5|[1, 2, 2]|kg|fresh|-",
+            "Item|A|0.5|[1, 2, 0]|kg|fresh|B", "Item|B|1.5|[1, 2, 1]|pack|fresh|A",
+            "Special|C|2.5|[1, 2, 2]|kg|fresh|-",
             "Item|D|3.5|[1, 2, 3]|pack||D", "List|Weekly|C,A,D",
         ]
         #expect(try Self.walk(source) == expected)

@@ -63,3 +63,22 @@ import Testing
         #expect(model.status == 0 && model.stdout.contains("\"ShoppingList\""))
     }
 }
+
+@Suite struct CopyDiffCommandTests {
+    @Test func copyThenDiffIsEqualAndAFilteredCopyDiffers() throws {
+        let folder = try ExitCodeTests.sampleFolder()
+        #expect(try CLIProcess.run(["import", "catalog-csv.yaml", "--quiet"], in: folder).status == 0)
+        let copied = try CLIProcess.run(["copy", "--from", "Catalog.sqlite", "--to", "Copy.sqlite", "--json"], in: folder)
+        #expect(copied.status == 0, "\(copied.stderr)")
+        #expect(copied.stdout.contains("\"copied\" : 5"))
+        let same = try CLIProcess.run(["diff", "Catalog.sqlite", "Copy.sqlite"], in: folder)
+        #expect(same.status == 0 && same.stdout.isEmpty)
+        let filtered = try CLIProcess.run(["copy", "--from", "Catalog.sqlite", "--to", "Cheap.sqlite", "--where", "Item: price < 2"], in: folder)
+        #expect(filtered.status == 0)
+        let different = try CLIProcess.run(["diff", "Catalog.sqlite", "Cheap.sqlite"], in: folder)
+        #expect(different.status == 1)
+        #expect(different.stdout.contains("Item[A-001]: only in A"))
+        #expect(different.stderr == "seedkit: the stores differ (10 differences)\n")
+        #expect(try CLIProcess.run(["copy", "--from", "Catalog.sqlite", "--to", "X.sqlite", "--where", "no colon"], in: folder).status == 2)
+    }
+}

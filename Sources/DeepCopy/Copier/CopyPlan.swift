@@ -13,6 +13,7 @@ struct CopyPlan {
     /// Properties the target lacks, reported but skipped.
     let warnings: [String]
     private let selected: Set<String>
+    private let predicates: [String: FetchPredicate]
     private let keys: [String: [String]]
     private let attributeNames: [String: [String]]
 
@@ -21,10 +22,16 @@ struct CopyPlan {
         self.target = target
         var selected = Set<String>()
         for name in options.entities ?? source.entities.map(\.name) {
-            guard let entity = source.entity(named: name) else { throw DeepCopyError("the source has no entity \(name)") }
+            guard let entity = source.entity(named: name) else {
+                throw DeepCopyError("the source has no entity \(name)")
+            }
             for storeID in entity.kindStoreIDs { selected.insert(source.entities[Int(storeID) - 1].name) }
         }
         self.selected = selected
+        for name in options.predicates.keys where source.entity(named: name) == nil {
+            throw DeepCopyError("--where names \(name), which the source does not have")
+        }
+        self.predicates = options.predicates
         var warnings: [String] = []
         var problems: [String] = []
         var keys: [String: [String]] = [:]
@@ -42,7 +49,9 @@ struct CopyPlan {
                     continue
                 }
                 if other.type != attribute.type {
-                    problems.append("\(name).\(attribute.name) is \(attribute.type.rawValue) in the source but \(other.type.rawValue) in the target")
+                    problems.append(
+                        "\(name).\(attribute.name) is \(attribute.type.rawValue) in the source but \(other.type.rawValue) in the target"
+                    )
                 }
                 names.append(attribute.name)
             }
@@ -50,7 +59,8 @@ struct CopyPlan {
             let key = options.keys[name] ?? entity.uniqueConstraints.first
             if let key {
                 guard key.allSatisfy({ names.contains($0) }) else {
-                    throw DeepCopyError("\(name): the key [\(key.joined(separator: ", "))] is not an attribute in both models")
+                    throw DeepCopyError(
+                        "\(name): the key [\(key.joined(separator: ", "))] is not an attribute in both models")
                 }
                 keys[name] = key
             }
@@ -58,7 +68,9 @@ struct CopyPlan {
                 let destination = source.destination(of: relationship).name
                 if let other = copy.relationship(named: relationship.name) {
                     if target.destination(of: other).name != destination || other.isToMany != relationship.isToMany {
-                        problems.append("\(name).\(relationship.name) points at a different destination or cardinality in the target")
+                        problems.append(
+                            "\(name).\(relationship.name) points at a different destination or cardinality in the target"
+                        )
                     }
                 } else {
                     warnings.append("\(name).\(relationship.name): the target has no such relationship; skipped")
@@ -69,7 +81,9 @@ struct CopyPlan {
         self.warnings = warnings
         self.keys = keys
         self.attributeNames = attributeNames
-        roots = source.entities.filter { root in root.isRoot && root.kindStoreIDs.contains { selected.contains(source.entities[Int($0) - 1].name) } }
+        roots = source.entities.filter { root in
+            root.isRoot && root.kindStoreIDs.contains { selected.contains(source.entities[Int($0) - 1].name) }
+        }
     }
 
     /// Whether objects of `entity` were asked for.
@@ -77,6 +91,18 @@ struct CopyPlan {
 
     /// Whether objects of `entity` are copied (asked for, and the target has the entity).
     func copies(_ entity: Entity) -> Bool { attributeNames[entity.name] != nil }
+
+    /// Whether `object` passes the predicates given for its entity and its ancestors.
+    func admits(_ object: ManagedObject) throws -> Bool {
+        var current: Entity? = object.entity
+        while let entity = current {
+            if let predicate = predicates[entity.name], try !PredicateEvaluator.evaluate(predicate, on: object) {
+                return false
+            }
+            current = entity.parentIndex.map { source.entities[$0] }
+        }
+        return true
+    }
 
     /// The key matching `entity`'s objects, if it has one.
     func key(of entity: String) -> [String]? { keys[entity] }
@@ -111,7 +137,8 @@ struct CopyPlan {
     /// Whether links of `relationship` are written from its side.
     func follows(_ relationship: Relationship) -> Bool {
         guard !relationship.isTransient, selectedDestination(relationship) else { return false }
-        guard let owner = target.entity(named: relationship.declaringEntity), owner.relationship(named: relationship.name) != nil
+        guard let owner = target.entity(named: relationship.declaringEntity),
+            owner.relationship(named: relationship.name) != nil
         else { return false }
         guard let inverse = source.inverse(of: relationship) else { return true }
         if relationship.isOrdered { return true }
@@ -121,6 +148,8 @@ struct CopyPlan {
     }
 
     private func selectedDestination(_ relationship: Relationship) -> Bool {
-        source.destination(of: relationship).kindStoreIDs.contains { selected.contains(source.entities[Int($0) - 1].name) }
+        source.destination(of: relationship).kindStoreIDs.contains {
+            selected.contains(source.entities[Int($0) - 1].name)
+        }
     }
 }

@@ -24,7 +24,8 @@ public final class DeepCopier {
     private var identity: [String: [Int64: (entityID: Int64, key: Int64)]] = [:]
 
     /// A copier from `source` (read) into `target` (written).
-    public init(from source: PersistentStore, to target: PersistentStore, options: DeepCopyOptions = DeepCopyOptions()) {
+    public init(from source: PersistentStore, to target: PersistentStore, options: DeepCopyOptions = DeepCopyOptions())
+    {
         self.source = source
         self.target = target
         self.options = options
@@ -43,7 +44,9 @@ public final class DeepCopier {
         let run = try targetContext.beginRun(id: "copy-" + UUID().uuidString)
         do {
             for root in plan.roots { try copyObjects(of: root, plan: plan, from: sourceContext, to: targetContext) }
-            for root in plan.roots { try copyRelationships(of: root, plan: plan, from: sourceContext, to: targetContext) }
+            for root in plan.roots {
+                try copyRelationships(of: root, plan: plan, from: sourceContext, to: targetContext)
+            }
             try targetContext.finishRun(run)
         } catch {
             try? targetContext.undoRun(run)
@@ -55,11 +58,16 @@ public final class DeepCopier {
 
     // MARK: - Objects
 
-    private func copyObjects(of root: Entity, plan: CopyPlan, from sourceContext: ObjectContext, to targetContext: ObjectContext) throws {
+    private func copyObjects(
+        of root: Entity, plan: CopyPlan, from sourceContext: ObjectContext, to targetContext: ObjectContext
+    ) throws {
         var last: Int64 = 0
-        while case let page = try sourceContext.fetchPage(of: root.name, after: last, limit: options.batchSize), let final = page.last {
-            let selected = page.filter { plan.copies($0.entity) }
-            for object in page where !plan.copies(object.entity) && plan.isSelected(object.entity) {
+        while case let page = try sourceContext.fetchPage(of: root.name, after: last, limit: options.batchSize),
+            let final = page.last
+        {
+            let selected = try page.filter { try plan.copies($0.entity) && plan.admits($0) }
+            let copied = Set(selected.map(ObjectIdentifier.init))
+            for object in page where plan.isSelected(object.entity) && !copied.contains(ObjectIdentifier(object)) {
                 report.entities[object.entity.name, default: CopyCounts()].skipped += 1
             }
             let matches = try findMatches(selected, plan: plan, in: targetContext)
@@ -69,10 +77,13 @@ public final class DeepCopier {
                 if let match = matches[ObjectIdentifier(object)] {
                     report.entities[object.entity.name, default: CopyCounts()].matched += 1
                     if options.onConflict == .fail {
-                        throw DeepCopyError("\(object.entity.name) \(try plan.keyDescription(of: object)) already exists in the target (onConflict: fail)")
+                        throw DeepCopyError(
+                            "\(object.entity.name) \(try plan.keyDescription(of: object)) already exists in the target (onConflict: fail)"
+                        )
                     }
                     if options.onConflict == .update { try copyAttributes(from: object, to: match, plan: plan) }
-                    report.entities[object.entity.name, default: CopyCounts()][keyPath: match.hasChanges ? \CopyCounts.updated : \CopyCounts.unchanged] += 1
+                    report.entities[object.entity.name, default: CopyCounts()][
+                        keyPath: match.hasChanges ? \CopyCounts.updated : \CopyCounts.unchanged] += 1
                     copy = match
                 } else {
                     copy = try targetContext.insert(object.entity.name)
@@ -96,7 +107,8 @@ public final class DeepCopier {
         -> [ObjectIdentifier: ManagedObject]
     {
         var matches: [ObjectIdentifier: ManagedObject] = [:]
-        for (entityName, group) in Dictionary(grouping: objects, by: { $0.entity.name }).sorted(by: { $0.key < $1.key }) {
+        for (entityName, group) in Dictionary(grouping: objects, by: { $0.entity.name }).sorted(by: { $0.key < $1.key })
+        {
             guard let key = plan.key(of: entityName) else { continue }
             var wanted: [[AttributeValue?]: ManagedObject] = [:]
             for object in group { wanted[try key.map { try object[$0] }] = object }
@@ -108,7 +120,9 @@ public final class DeepCopier {
             var request = FetchRequest(entityName: plan.targetRootName(of: entityName), predicate: predicate)
             request.includesPendingChanges = false
             for candidate in try context.fetch(request) {
-                if let original = wanted[try key.map { try candidate[$0] }] { matches[ObjectIdentifier(original)] = candidate }
+                if let original = wanted[try key.map { try candidate[$0] }] {
+                    matches[ObjectIdentifier(original)] = candidate
+                }
             }
         }
         return matches
@@ -126,12 +140,17 @@ public final class DeepCopier {
         of root: Entity, plan: CopyPlan, from sourceContext: ObjectContext, to targetContext: ObjectContext
     ) throws {
         var last: Int64 = 0
-        while case let page = try sourceContext.fetchPage(of: root.name, after: last, limit: options.batchSize), let final = page.last {
+        while case let page = try sourceContext.fetchPage(of: root.name, after: last, limit: options.batchSize),
+            let final = page.last
+        {
             let selected = page.filter { plan.copies($0.entity) }
+            // Objects left out by a predicate have no copy: targetObject(for:) gives nil for them.
             let owners = try selected.map { try targetObject(for: $0, in: targetContext) }
             try targetContext.load(owners.compactMap { $0 })
             for relationship in plan.relationshipNames(of: root) {
-                let pairs = zip(selected, owners).filter { $0.0.entity.relationship(named: relationship).map { plan.follows($0) } ?? false }
+                let pairs = zip(selected, owners).filter {
+                    $0.0.entity.relationship(named: relationship).map { plan.follows($0) } ?? false
+                }
                 guard let sample = pairs.first?.0.entity.relationship(named: relationship) else { continue }
                 if sample.isToMany {
                     try sourceContext.prefetch(relationship, of: pairs.map(\.0))
@@ -149,7 +168,9 @@ public final class DeepCopier {
         }
     }
 
-    private func link(_ object: ManagedObject, _ name: String, to owner: ManagedObject, in context: ObjectContext) throws {
+    private func link(_ object: ManagedObject, _ name: String, to owner: ManagedObject, in context: ObjectContext)
+        throws
+    {
         guard let relationship = object.entity.relationship(named: name) else { return }
         if relationship.isToMany {
             for member in try object.relatedObjects(at: relationship.index) {

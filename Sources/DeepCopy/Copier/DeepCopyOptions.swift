@@ -24,6 +24,9 @@ public struct DeepCopyOptions: Sendable {
     /// The key that matches objects per entity; default: the entity's first unique constraint.
     /// Entities without a key are copied once each through an identity map.
     public var keys: [String: [String]] = [:]
+    /// A predicate per entity (applying to its sub-entities too): only matching objects are
+    /// copied. Links from copied objects to objects left out stay unset.
+    public var predicates: [String: FetchPredicate] = [:]
     /// What a matching object does.
     public var onConflict: CopyConflictPolicy = .update
     /// Objects per saved batch.
