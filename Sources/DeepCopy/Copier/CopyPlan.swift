@@ -110,10 +110,15 @@ struct CopyPlan {
     /// The attributes copied for `entity`.
     func attributes(of entity: String) -> [String] { attributeNames[entity] ?? [] }
 
-    /// The target entity to search for matches: the root of the target's inheritance tree, so a
-    /// key unique across sub-entities matches whatever concrete entity holds it.
-    func targetRootName(of entity: String) -> String {
-        target.entity(named: entity).map { target.root(of: $0).name } ?? entity
+    /// The target entity to search for matches: the highest ancestor that still has every key
+    /// attribute, so a key shared across sub-entities matches whatever concrete entity holds it.
+    func lookupEntityName(of entity: String) -> String {
+        guard var current = target.entity(named: entity) else { return entity }
+        let key = keys[entity] ?? []
+        while let parentIndex = current.parentIndex, key.allSatisfy({ target.entities[parentIndex].attribute(named: $0) != nil }) {
+            current = target.entities[parentIndex]
+        }
+        return current.name
     }
 
     /// `entity`'s key values as text, for messages.

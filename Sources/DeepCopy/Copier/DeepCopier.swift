@@ -117,7 +117,7 @@ public final class DeepCopier {
                 let condition = FetchPredicate.key(name).in(Set(wanted.keys.compactMap { $0[position] }))
                 predicate = predicate.map { $0 && condition } ?? condition
             }
-            var request = FetchRequest(entityName: plan.targetRootName(of: entityName), predicate: predicate)
+            var request = FetchRequest(entityName: plan.lookupEntityName(of: entityName), predicate: predicate)
             request.includesPendingChanges = false
             for candidate in try context.fetch(request) {
                 if let original = wanted[try key.map { try candidate[$0] }] {

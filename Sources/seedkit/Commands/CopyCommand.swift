@@ -29,6 +29,9 @@ struct CopyCommand: ParsableCommand {
         name: .customLong("where"), help: "\"Entity: predicate\" — copy only matching objects of Entity (repeatable).")
     var filters: [String] = []
 
+    @Option(name: .customLong("key"), help: "\"Entity: attr,attr\" — match Entity's objects by these attributes (repeatable; default: its unique constraint).")
+    var keys: [String] = []
+
     @Option(name: .customLong("on-conflict"), help: "update, keep or fail when a key matches a target object.")
     var onConflict: CopyConflictPolicy = .update
 
@@ -38,6 +41,9 @@ struct CopyCommand: ParsableCommand {
     func validate() throws {
         for filter in filters where !filter.contains(":") {
             throw ValidationError("--where takes \"Entity: predicate\", got \"\(filter)\"")
+        }
+        for key in keys where !key.contains(":") {
+            throw ValidationError("--key takes \"Entity: attr,attr\", got \"\(key)\"")
         }
     }
 
@@ -56,6 +62,11 @@ struct CopyCommand: ParsableCommand {
                 let parts = filter.split(separator: ":", maxSplits: 1)
                 let entity = parts[0].trimmingCharacters(in: .whitespaces)
                 options.predicates[entity] = try FetchPredicate(format: String(parts[1]))
+            }
+            for key in keys {
+                let parts = key.split(separator: ":", maxSplits: 1)
+                options.keys[parts[0].trimmingCharacters(in: .whitespaces)] =
+                    parts[1].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             }
             report = try DeepCopier(from: source, to: target, options: options).run()
         } catch {
