@@ -192,6 +192,19 @@ public final class ManagedObject {
         return relationship.index
     }
 
+    /// Lets go of everything when the context forgets the object for good: no fresh arrays are
+    /// made (unlike ``clearStorage()``), and to-many states are emptied to break reference cycles.
+    func detach() {
+        for state in toMany { state?.clear() }
+        values = []
+        toOne = []
+        toOneLoaded = []
+        toMany = []
+        snapshot = nil
+        context = nil
+        isFault = true  // any later access finds no context and reports it
+    }
+
     /// Drops every value and reference (breaks cycles when a context lets go of its objects).
     func clearStorage() {
         values = []

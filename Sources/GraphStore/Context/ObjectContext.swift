@@ -49,8 +49,7 @@ public final class ObjectContext {
 
     deinit {
         for object in registered.values {
-            object.clearStorage()
-            object.context = nil
+            object.detach()
         }
     }
 
@@ -209,8 +208,7 @@ public final class ObjectContext {
     /// changes are discarded. Memory held by the context is freed.
     public func reset() {
         for object in registered.values {
-            object.clearStorage()
-            object.context = nil
+            object.detach()
         }
         registered = [:]
         permanentIDs = [:]
@@ -246,9 +244,8 @@ public final class ObjectContext {
 
     func unregister(_ object: ManagedObject) {
         registered.removeValue(forKey: object.objectID)
-        object.clearStorage()
+        object.detach()
         object.isInserted = false
-        object.context = nil
     }
 
     func clearChangeLists() {

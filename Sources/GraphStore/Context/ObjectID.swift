@@ -27,6 +27,14 @@ public struct ObjectID: Sendable, Hashable, CustomStringConvertible {
         self.key = key
     }
 
+    /// Hashes the entity and key only: IDs that meet in one dictionary nearly always come from
+    /// one store, and hashing the UUID too would cost more than the rare collision (`==` still
+    /// compares the store).
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(entityID)
+        hasher.combine(key)
+    }
+
     /// Whether the object has not been saved yet (its ID changes at save).
     public var isTemporary: Bool { key < 0 }
 
