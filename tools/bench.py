@@ -211,9 +211,10 @@ def not_run(key: str, label: str, status: str, detail: str) -> Result:
     return Result(key, label, 0, 0, True, status, detail)
 
 
-def run(command: list[str], cwd: Path = ROOT) -> str:
-    """Run a setup command and return its stdout; exit with its output when it fails."""
-    done = subprocess.run(command, cwd=cwd, capture_output=True, text=True)
+def run(command: list[str]) -> str:
+    """Run a setup command in the repository and return its stdout; exit with its output when it
+    fails."""
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
     if done.returncode != 0:
         sys.exit(f"bench: {' '.join(command)} failed:\n{done.stdout}{done.stderr}")
     return done.stdout
@@ -411,7 +412,7 @@ class Suite:
                 self.skip(f"copy.{key}", f"Deep copy into {name}", "not implemented", "no `seedkit copy`")
                 continue
             self.add(Case(f"copy.{key}", f"Deep copy into {name} (seedkit copy)",
-                          [str(self.tools.seedkit), "copy", "--from", str(filled), "--to", str(target), "--quiet"],
+                          [str(self.tools.seedkit), "copy", "--from", str(filled), "--to", str(target)],
                           self.records, filled.stat().st_size, prepare=lambda start=start: copy_store(start, target),
                           ours=True))
         remove_store(target)
