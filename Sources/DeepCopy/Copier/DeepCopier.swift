@@ -47,7 +47,7 @@ public final class DeepCopier {
             for root in plan.roots {
                 try copyRelationships(of: root, plan: plan, from: sourceContext, to: targetContext)
             }
-            try targetContext.finishRun(run)
+            try targetContext.finishRun(run, metadata: options.completionMetadata)
         } catch {
             try? targetContext.undoRun(run)
             throw error
@@ -93,6 +93,7 @@ public final class DeepCopier {
                 created.append((object.objectID.key, copy))
             }
             try targetContext.save()
+            options.progress?(report)
             for (key, copy) in created {
                 identity[root.tableName, default: [:]][key] = (copy.objectID.entityID, copy.objectID.key)
             }
@@ -162,6 +163,7 @@ public final class DeepCopier {
                 }
             }
             try targetContext.save()
+            options.progress?(report)
             last = final.objectID.key
             sourceContext.reset()
             targetContext.reset()

@@ -31,6 +31,11 @@ public struct DeepCopyOptions: Sendable {
     public var onConflict: CopyConflictPolicy = .update
     /// Objects per saved batch.
     public var batchSize = 2000
+    /// Metadata written in the same transaction as the copy's last batch (nil values remove a
+    /// key): a marker such as `seed.version` is then set exactly when the copy is complete.
+    public var completionMetadata: [String: String?] = [:]
+    /// Called after every saved batch with the counts so far (on the copying thread).
+    public var progress: (@Sendable (CopyReport) -> Void)?
 
     /// Copy everything, updating matches.
     public init() {}
