@@ -32,6 +32,8 @@ public struct ObjectError: Error, Sendable, CustomStringConvertible {
         case readOnly
         /// An object from another context was used.
         case otherContext
+        /// A set-based write was asked of a context holding unsaved changes.
+        case unsavedChanges
     }
 
     /// What went wrong.
@@ -67,6 +69,7 @@ public struct ObjectError: Error, Sendable, CustomStringConvertible {
         case .indexOutOfBounds(let index): reason = "index \(index) is out of bounds"
         case .readOnly: reason = "the store is open read-only"
         case .otherContext: reason = "the object belongs to another context"
+        case .unsavedChanges: reason = "the context has unsaved changes; save them before writing rows"
         }
         return "\(subject): \(reason)"
     }
