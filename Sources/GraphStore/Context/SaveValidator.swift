@@ -1,11 +1,10 @@
 // Checks objects against the model's rules before a save writes anything: required values,
 // numeric ranges, lengths, regular expressions, date ranges, relationship counts, deny rules.
 // Invariant: it only reads objects (it may load to-many members to count them).
-import Foundation
 
 /// Validates the objects of one save and collects every failure.
 struct SaveValidator {
-    private var patterns: [String: Regex<AnyRegexOutput>] = [:]
+    private var checker = AttributeRuleChecker()
 
     /// Failures of an inserted or updated object.
     mutating func failures(of object: ManagedObject, in context: ObjectContext) throws -> [ValidationFailure] {
@@ -18,11 +17,7 @@ struct SaveValidator {
         }
         for attribute in object.entity.attributes {
             let value = try object.value(at: attribute.index)
-            guard let value else {
-                if !attribute.isOptional && !attribute.isTransient { fail(attribute.name, nil, .required) }
-                continue
-            }
-            for rule in try ruleViolations(of: value, attribute: attribute) {
+            for rule in try checker.violations(of: value, attribute: attribute) {
                 fail(attribute.name, value, rule)
             }
         }
@@ -57,54 +52,6 @@ struct SaveValidator {
             return ValidationFailure(
                 entity: object.entity.name, objectID: object.objectID, key: relationship.name,
                 value: "\(remaining.count) object\(remaining.count == 1 ? "" : "s")", rule: .deleteDenied)
-        }
-    }
-
-    private mutating func ruleViolations(of value: AttributeValue, attribute: Attribute) throws -> [ValidationRule] {
-        let rules = attribute.declaration.validation
-        guard !rules.isEmpty else { return [] }
-        var violations: [ValidationRule] = []
-        if let number = Self.number(value) {
-            if let minimum = rules.minimum, number < minimum { violations.append(.minimum(minimum)) }
-            if let maximum = rules.maximum, number > maximum { violations.append(.maximum(maximum)) }
-        }
-        let length: Int? =
-            switch value {
-            case .string(let string): string.count
-            case .binary(let data): data.count
-            default: nil
-            }
-        if let length {
-            if let minimum = rules.minimumLength, length < minimum { violations.append(.minimumLength(minimum)) }
-            if let maximum = rules.maximumLength, length > maximum { violations.append(.maximumLength(maximum)) }
-        }
-        if let pattern = rules.pattern, case .string(let string) = value {
-            if try string.wholeMatch(of: regex(pattern)) == nil { violations.append(.pattern(pattern)) }
-        }
-        if case .date(let date) = value {
-            if let earliest = rules.earliestDate, date < earliest {
-                violations.append(.earliestDate(ISO8601Text.string(from: earliest)))
-            }
-            if let latest = rules.latestDate, date > latest {
-                violations.append(.latestDate(ISO8601Text.string(from: latest)))
-            }
-        }
-        return violations
-    }
-
-    private mutating func regex(_ pattern: String) throws -> Regex<AnyRegexOutput> {
-        if let compiled = patterns[pattern] { return compiled }
-        let compiled = try Regex(pattern)
-        patterns[pattern] = compiled
-        return compiled
-    }
-
-    private static func number(_ value: AttributeValue) -> Double? {
-        switch value {
-        case .integer(let integer): Double(integer)
-        case .double(let double): double
-        case .decimal(let decimal): NSDecimalNumber(decimal: decimal).doubleValue
-        default: nil
         }
     }
 }

@@ -30,6 +30,10 @@ public struct ImportOptions: Sendable {
     public var newStoreUUID: UUID?
     /// Keep a new store in rollback-journal mode instead of WAL (seed builds: one file, no side files).
     public var newStoreWithoutWAL = false
+    /// Write the rows of a store the run creates straight with SQL, batch by batch, when the plan
+    /// allows it (see docs/Performance.md, "The row path"); false sends every record through
+    /// objects. Both give the same store.
+    public var usesRowPath = true
 
     /// Options that change nothing in the plan.
     public init() {}

@@ -12,15 +12,15 @@ import RecordReaders
 final class ImportRun {
     private let plan: ImportPlan
     private let options: ImportOptions
-    private let model: ObjectModel
+    let model: ObjectModel
     private let planFile: String
     private let progress: (ImportProgress) -> Void
     private let started = Date()
-    private var report = ImportReport()
+    var report = ImportReport()
     private var context: ObjectContext?
     private var rejects: RejectsFile?
-    private var deferred: [DeferredReference] = []
-    private var checkpoint: ImportCheckpoint
+    var deferred: [DeferredReference] = []
+    private(set) var checkpoint: ImportCheckpoint
     private let runID: String
 
     init(
@@ -143,18 +143,19 @@ final class ImportRun {
     private func importAll(_ compiled: [CompiledMapping], context: ObjectContext, freshStore: Bool) throws {
         let resolver = ObjectResolver(context: context, usesMemoryIndex: freshStore)
         let applier = BatchApplier(context: context, resolver: resolver)
+        let rows =
+            freshStore && options.usesRowPath && RowPathRules.admit(compiled, model: model)
+            ? RowBatchWriter(model: model) : nil
         for index in checkpoint.source..<plan.sources.count {
             let skip = index == checkpoint.source ? checkpoint.records : 0
             try importSource(
-                index, mapping: compiled[index], skip: skip, context: context, resolver: resolver, applier: applier)
+                index, mapping: compiled[index], skip: skip,
+                writers: BatchWriters(context: context, resolver: resolver, applier: applier, rows: rows))
         }
         try deferredPass(context: context, resolver: resolver, applier: applier)
     }
 
-    private func importSource(
-        _ index: Int, mapping: CompiledMapping, skip: Int, context: ObjectContext, resolver: ObjectResolver,
-        applier: BatchApplier
-    ) throws {
+    private func importSource(_ index: Int, mapping: CompiledMapping, skip: Int, writers: BatchWriters) throws {
         let source = plan.sources[index]
         let path = plan.resolve(source.file)
         let total = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
@@ -171,12 +172,16 @@ final class ImportRun {
             case .fields(let fields):
                 resolved = mapping.resolving(fields)
             case .batch(let batch):
-                try importBatch(
-                    batch.records, mapping: resolved, context: context, resolver: resolver, applier: applier)
+                let prepared = try prepare(batch.records, mapping: resolved)
                 recordsDone += batch.records.count
                 checkpoint = ImportCheckpoint(
                     run: runID, source: index, records: recordsDone, batches: checkpoint.batches + 1)
-                try saveBatch(context: context, resolver: resolver, applier: applier)
+                if let rows = writers.rows, RowBatchBuilder.admits(prepared.map(\.0), resolver: writers.resolver) {
+                    try writeRows(prepared, mapping: resolved, writers: writers, writer: rows)
+                } else {
+                    try applyBatch(prepared, mapping: resolved, writers: writers)
+                    try saveBatch(context: writers.context, resolver: writers.resolver, applier: writers.applier)
+                }
                 emit(phase: "reading", source: source.file, index: index, bytes: batch.bytesConsumed, total: total)
             case .end:
                 break loop
@@ -189,10 +194,8 @@ final class ImportRun {
         checkpoint = ImportCheckpoint(run: runID, source: index + 1, records: 0, batches: checkpoint.batches)
     }
 
-    private func importBatch(
-        _ records: [Record], mapping: CompiledMapping, context: ObjectContext, resolver: ObjectResolver,
-        applier: BatchApplier
-    ) throws {
+    /// Coerces a batch's records, refusing the ones that do not fit.
+    private func prepare(_ records: [Record], mapping: CompiledMapping) throws -> [(PreparedObject, Record)] {
         let preparer = RecordPreparer()
         var prepared: [(PreparedObject, Record)] = []
         prepared.reserveCapacity(records.count)
@@ -204,13 +207,21 @@ final class ImportRun {
                 try reject(error, record: record, entity: mapping.entity.name)
             }
         }
+        return prepared
+    }
+
+    /// Applies prepared records to objects of the context (the object path).
+    private func applyBatch(_ prepared: [(PreparedObject, Record)], mapping: CompiledMapping, writers: BatchWriters)
+        throws
+    {
         var wanted: [LookupID: Set<KeyValue>] = [:]
         for (object, _) in prepared { object.collectLookups(into: &wanted) }
-        try resolver.prefetch(wanted)
-        try prefetchToMany(prepared.map(\.0), mapping: mapping, resolver: resolver, context: context)
+        try writers.resolver.prefetch(wanted)
+        try prefetchToMany(
+            prepared.map(\.0), mapping: mapping, resolver: writers.resolver, context: writers.context)
         for (object, record) in prepared {
             do {
-                try applier.apply(object)
+                try writers.applier.apply(object)
             } catch let error as RecordError {
                 try reject(error, record: record, entity: mapping.entity.name)
             }
@@ -304,7 +315,7 @@ final class ImportRun {
 
     /// Refuses a record: with `abort` (or a fatal error) the run stops; with `skip` it is
     /// written to the rejects file and counted, until `maxErrors`.
-    private func reject(_ error: RecordError, record: Record?, entity: String, fatal: Bool = false) throws {
+    func reject(_ error: RecordError, record: Record?, entity: String, fatal: Bool = false) throws {
         report.errors.append(error)
         report.count(entity) { $0.rejected += 1 }
         guard onError == .skip, !fatal else { throw error }
@@ -346,7 +357,7 @@ final class ImportRun {
         deferred = []
     }
 
-    private func encodeDeferred(_ references: [DeferredReference]) -> String {
+    func encodeDeferred(_ references: [DeferredReference]) -> String {
         let stored = references.map { item in
             StoredDeferredReference(
                 entity: item.owner.entityID, key: item.owner.key, mapping: item.reference.mapping.id,
@@ -382,7 +393,8 @@ final class ImportRun {
                 let reference = PreparedReference(
                     mapping: mapping, lookup: lookup, keys: keys, missing: missing, field: mapping.field.text,
                     position: position)
-                let owner = ObjectID(storeUUID: context?.store.identifier ?? UUID(), entityID: item.entity, key: item.key)
+                let owner = ObjectID(
+                    storeUUID: context?.store.identifier ?? UUID(), entityID: item.entity, key: item.key)
                 restored.append(DeferredReference(owner: owner, reference: reference, recordPosition: position))
             }
         }

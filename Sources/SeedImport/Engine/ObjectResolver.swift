@@ -52,6 +52,18 @@ final class ObjectResolver {
         batch[lookup]?[key]
     }
 
+    /// The row the run wrote with `key` in an earlier batch (memory-index mode only).
+    func row(_ lookup: LookupID, _ key: KeyValue) -> RowReference? {
+        index[lookup]?[key]
+    }
+
+    /// Learns the keys of rows written straight to the store (by the row path).
+    func register(rows: [LookupID: [KeyValue: RowReference]]) {
+        for (lookup, keys) in rows {
+            index[lookup, default: [:]].merge(keys) { _, new in new }
+        }
+    }
+
     /// Records that `object` now has `key` (it was just inserted).
     func register(_ object: ManagedObject, _ lookup: LookupID, _ key: KeyValue) {
         batch[lookup, default: [:]][key] = object
@@ -62,7 +74,8 @@ final class ObjectResolver {
         if usesMemoryIndex {
             for (lookup, objects) in batch {
                 for (key, object) in objects where !object.objectID.isTemporary {
-                    index[lookup, default: [:]][key] = RowReference(entityID: object.objectID.entityID, key: object.objectID.key)
+                    index[lookup, default: [:]][key] = RowReference(
+                        entityID: object.objectID.entityID, key: object.objectID.key)
                 }
             }
         }

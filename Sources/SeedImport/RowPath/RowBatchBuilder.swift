@@ -1,0 +1,156 @@
+// Turns a batch of prepared records into rows for a store the run created: new keys handed out
+// in order, attribute defaults and values, rule checks per row, references resolved through the
+// run's key index (or created, or set aside for the deferred pass), nested records built
+// recursively — the same outcome as applying the records to objects, without the objects.
+// Invariants: a record either adds its row and links whole or is refused with a RecordError
+// (destinations it created stay, as they would with objects); nothing here touches the store.
+import GraphStore
+import RecordReaders
+
+/// Builds row batches.
+struct RowBatchBuilder {
+    private let model: ObjectModel
+    private let resolver: ObjectResolver
+    private var checker = AttributeRuleChecker()
+    /// The next free key of each root table.
+    private var nextKeys: [String: Int64]
+
+    /// A builder handing out keys from `nextKeys` (per root table).
+    init(model: ObjectModel, resolver: ObjectResolver, nextKeys: [String: Int64]) {
+        self.model = model
+        self.resolver = resolver
+        self.nextKeys = nextKeys
+    }
+
+    /// Whether the row path can take these records: none of their keys (nested ones included)
+    /// names a row that exists already or another record of the batch. Such records update
+    /// objects, which the object path does.
+    static func admits(_ objects: [PreparedObject], resolver: ObjectResolver) -> Bool {
+        var seen: [LookupID: Set<KeyValue>] = [:]
+        func admits(_ object: PreparedObject) -> Bool {
+            if let key = object.key, let lookup = object.mapping.keyLookup {
+                guard resolver.row(lookup, key) == nil, seen[lookup, default: []].insert(key).inserted else {
+                    return false
+                }
+            }
+            return object.nested.allSatisfy { $0.objects.allSatisfy(admits) }
+        }
+        return objects.allSatisfy(admits)
+    }
+
+    /// Adds `object` (a record) to `batch` and returns its row key.
+    ///
+    /// - Throws: ``RecordError`` when the record breaks a rule or its key exists (`fail`); the
+    ///   batch then holds nothing of the record but destinations its references created.
+    @discardableResult
+    mutating func add(_ object: PreparedObject, to batch: inout RowBatch) throws -> Int64 {
+        let mapping = object.mapping
+        // The only rows of the batch a record's key can name are destinations its references
+        // created (``admits(_:resolver:)`` sent every other case to the object path).
+        let filled = object.key.flatMap { key in mapping.keyLookup.flatMap { batch.keys[$0]?[key] } }
+        if filled != nil, mapping.onConflict == .fail, let key = object.key {
+            throw RecordError(
+                position: object.position, field: mapping.keyAttributes.first?.field?.text, value: key.description,
+                message: "\(mapping.entity.name) with key \(key) already exists (onConflict: fail)")
+        }
+        var row = filled.flatMap { batch.rowIndex[$0].map { batch.rows[$0] } } ?? newRow(of: mapping.entity)
+        for (slot, value) in object.values { row.values[slot] = value }
+        try check(row, position: object.position, field: nil)
+        var links: [PendingLink] = []
+        var deferrals: [PendingDeferral] = []
+        for reference in object.references {
+            try resolve(reference, of: &row, links: &links, deferrals: &deferrals, at: object.position, in: &batch)
+        }
+        for nested in object.nested {
+            var members: [Int64] = []
+            for child in nested.objects { members.append(try add(child, to: &batch)) }
+            set(nested.mapping.relationship, of: &row, to: members, links: &links)
+        }
+        if let key = object.key, let lookup = mapping.keyLookup { batch.keys[lookup, default: [:]][key] = row.row }
+        store(row, in: &batch)
+        batch.links += links
+        batch.deferrals += deferrals
+        return row.row.key
+    }
+
+    // MARK: - Rows
+
+    private mutating func newRow(of entity: Entity) -> PendingRow {
+        let table = model.root(of: entity).tableName
+        let key = nextKeys[table, default: 1]
+        nextKeys[table] = key + 1
+        return PendingRow(
+            entity: entity, row: RowReference(entityID: entity.storeID, key: key),
+            values: entity.attributes.map(\.declaration.defaultValue),
+            toOne: Array(repeating: nil, count: entity.relationships.count))
+    }
+
+    private func store(_ row: PendingRow, in batch: inout RowBatch) {
+        if let index = batch.rowIndex[row.row] {
+            batch.rows[index] = row
+        } else {
+            batch.rowIndex[row.row] = batch.rows.count
+            batch.rows.append(row)
+        }
+    }
+
+    /// Refuses a row that breaks its attributes' rules, as a save would.
+    private mutating func check(_ row: PendingRow, position: SourcePosition, field: String?) throws {
+        for attribute in row.entity.attributes {
+            let value = row.values[attribute.index]
+            guard let rule = try checker.violations(of: value, attribute: attribute).first else { continue }
+            throw RecordError(
+                position: position, field: field ?? attribute.name, value: value.map { "\($0)" },
+                message: "\(row.entity.name).\(attribute.name) \(rule)")
+        }
+    }
+
+    // MARK: - Relationships
+
+    private mutating func resolve(
+        _ reference: PreparedReference, of row: inout PendingRow, links: inout [PendingLink],
+        deferrals: inout [PendingDeferral], at position: SourcePosition, in batch: inout RowBatch
+    ) throws {
+        var members: [Int64] = []
+        var unresolved = false
+        for key in reference.keys {
+            if let found = batch.keys[reference.lookup]?[key] ?? resolver.row(reference.lookup, key) {
+                members.append(found.key)
+            } else if reference.missing == .create {
+                members.append(try createDestination(reference, key, in: &batch).key)
+            } else {
+                unresolved = true
+            }
+        }
+        let relationship = reference.mapping.relationship
+        if unresolved {
+            deferrals.append(PendingDeferral(owner: row.row, reference: reference, position: position))
+            // An ordered relationship waits whole, so its members keep the source's order.
+            if relationship.isOrdered { return }
+        }
+        set(relationship, of: &row, to: members, links: &links)
+    }
+
+    private mutating func createDestination(_ reference: PreparedReference, _ key: KeyValue, in batch: inout RowBatch)
+        throws -> RowReference
+    {
+        var row = newRow(of: model.entities[reference.lookup.entityIndex])
+        for (slot, part) in zip(reference.lookup.slots, key.parts) { row.values[slot] = part }
+        try check(row, position: reference.position, field: reference.field)
+        batch.keys[reference.lookup, default: [:]][key] = row.row
+        store(row, in: &batch)
+        return row.row
+    }
+
+    private func set(
+        _ relationship: Relationship, of row: inout PendingRow, to members: [Int64], links: inout [PendingLink]
+    ) {
+        if relationship.isToMany {
+            if !members.isEmpty {
+                links.append(PendingLink(relationship: relationship, owner: row.row.key, members: members))
+            }
+        } else {
+            row.toOne[relationship.index] = members.first
+        }
+    }
+}
