@@ -21,8 +21,12 @@ extension ObjectContext {
         var unlimited = request
         unlimited.fetchLimit = nil
         unlimited.fetchOffset = 0
-        var results = try storedObjects(unlimited, entity: entity).filter { !$0.isDeleted && !$0.isUpdated }
-        var seen = Set(results.map(ObjectIdentifier.init))
+        // Pending objects are decided in memory, whatever their stored rows say.
+        var seen = Set(pending.map(ObjectIdentifier.init))
+        var results = try storedObjects(unlimited, entity: entity).filter {
+            !$0.isDeleted && !seen.contains(ObjectIdentifier($0))
+        }
+        seen = []
         for object in pending where !object.isDeleted && seen.insert(ObjectIdentifier(object)).inserted {
             if try request.predicate.map({ try PredicateEvaluator.evaluate($0, on: object) }) ?? true {
                 results.append(object)
@@ -58,10 +62,11 @@ extension ObjectContext {
         return try run(query) { $0.int(0) }.first ?? 0
     }
 
-    /// Registered objects of the fetched kinds with unsaved changes.
+    /// Registered objects of the fetched kinds with unsaved changes, their to-many
+    /// relationships included (a predicate over them may now decide differently).
     private func pendingObjects(of entity: Entity, _ request: FetchRequest) -> [ManagedObject] {
         let kinds = request.includesSubentities ? Set(entity.kindStoreIDs) : [entity.storeID]
-        return (insertedList + updatedList + deletedList).filter {
+        return (insertedList + updatedList + deletedList + touchedList).filter {
             $0.hasChanges && kinds.contains($0.entity.storeID)
         }
     }
@@ -75,7 +80,9 @@ extension ObjectContext {
         return try run(query) { statement in
             let kind = self.entity(storeID: statement.int64(1)) ?? entity
             let object = registeredObject(entity: kind, key: statement.int64(0))
-            if object.isFault && !request.returnsObjectsAsFaults && row < loaded, let mapping = layout.mappings[kind.index] {
+            if object.isFault && !request.returnsObjectsAsFaults && row < loaded,
+                let mapping = layout.mappings[kind.index]
+            {
                 fill(object, from: statement, mapping: mapping, layout: layouts[kind.index])
             }
             row += 1

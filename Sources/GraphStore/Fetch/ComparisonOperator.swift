@@ -33,6 +33,9 @@ public enum ComparisonOperator: String, Sendable, Hashable, CaseIterable {
     /// `LIKE`: the whole string matches a pattern where `*` is any run of characters and `?` one
     /// character (`\*` and `\?` match themselves).
     case like
+    /// `MATCHES`: the whole string matches a regular expression (Swift `Regex` syntax, which
+    /// covers ICU's as NSPredicate uses it for the common cases).
+    case matches
 
     /// The operator as written in a format string.
     public var formatToken: String {
@@ -49,13 +52,14 @@ public enum ComparisonOperator: String, Sendable, Hashable, CaseIterable {
         case .endsWith: "ENDSWITH"
         case .contains: "CONTAINS"
         case .like: "LIKE"
+        case .matches: "MATCHES"
         }
     }
 
-    /// Whether the operator only applies to strings (BEGINSWITH, ENDSWITH, CONTAINS, LIKE).
+    /// Whether the operator only applies to strings (BEGINSWITH, ENDSWITH, CONTAINS, LIKE, MATCHES).
     public var isStringOperator: Bool {
         switch self {
-        case .beginsWith, .endsWith, .contains, .like: true
+        case .beginsWith, .endsWith, .contains, .like, .matches: true
         default: false
         }
     }

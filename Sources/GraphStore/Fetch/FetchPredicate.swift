@@ -15,6 +15,14 @@
 /// cheap.description   // price < 5 AND name BEGINSWITH[c] "Ap"
 /// ```
 ///
+/// Over to-many relationships: quantifiers, collection operators and subqueries:
+///
+/// ```swift
+/// let anyOld = try FetchPredicate(format: "ANY employees.age > 50")
+/// let busy = try FetchPredicate(format: "employees.@count >= 2 AND employees.@avg.age < 40")
+/// let pair = try FetchPredicate(format: "SUBQUERY(employees, $e, $e.age > 30 AND $e.name BEGINSWITH 'B').@count > 0")
+/// ```
+///
 /// Templates use `$VARIABLES`, replaced with ``substituting(_:)`` before fetching:
 ///
 /// ```swift
@@ -38,12 +46,12 @@ public indirect enum FetchPredicate: Sendable, Hashable {
     /// `FALSEPREDICATE`: matches no object.
     public static let falsePredicate = FetchPredicate.constant(false)
 
-    /// A comparison predicate: `lhs operator[options] rhs`.
+    /// A comparison predicate: `[modifier] lhs operator[options] rhs`.
     public static func compare(
         _ lhs: FetchExpression, _ comparisonOperator: ComparisonOperator, _ rhs: FetchExpression,
-        options: StringComparisonOptions = []
+        options: StringComparisonOptions = [], modifier: ComparisonModifier = .direct
     ) -> FetchPredicate {
-        .comparison(PredicateComparison(lhs, comparisonOperator, rhs, options: options))
+        .comparison(PredicateComparison(lhs, comparisonOperator, rhs, options: options, modifier: modifier))
     }
 
     /// Both predicates; nested ANDs are flattened, so `a && b && c` is one three-element `.and`.
@@ -79,16 +87,43 @@ public indirect enum FetchPredicate: Sendable, Hashable {
     ///
     /// - Throws: ``FetchError/unsubstitutedVariable(_:)`` naming a variable missing from `variables`.
     public func substituting(_ variables: [String: any PredicateArgument]) throws -> FetchPredicate {
+        try substituting(variables, bound: [])
+    }
+
+    /// The predicate with free variables replaced; variables in `bound` (those of enclosing
+    /// subqueries) stay.
+    func substituting(_ variables: [String: any PredicateArgument], bound: Set<String>) throws -> FetchPredicate {
         switch self {
         case .constant: self
         case .comparison(let comparison):
             .comparison(
                 PredicateComparison(
-                    try comparison.lhs.substituting(variables), comparison.comparisonOperator,
-                    try comparison.rhs.substituting(variables), options: comparison.options))
-        case .and(let elements): .and(try elements.map { try $0.substituting(variables) })
-        case .or(let elements): .or(try elements.map { try $0.substituting(variables) })
-        case .not(let operand): .not(try operand.substituting(variables))
+                    try comparison.lhs.substituting(variables, bound: bound), comparison.comparisonOperator,
+                    try comparison.rhs.substituting(variables, bound: bound), options: comparison.options,
+                    modifier: comparison.modifier))
+        case .and(let elements): .and(try elements.map { try $0.substituting(variables, bound: bound) })
+        case .or(let elements): .or(try elements.map { try $0.substituting(variables, bound: bound) })
+        case .not(let operand): .not(try operand.substituting(variables, bound: bound))
+        }
+    }
+
+    /// The names of the `$VARIABLES` that ``substituting(_:)`` needs values for (a subquery's
+    /// own variable is not one of them).
+    ///
+    /// ```swift
+    /// try FetchPredicate(format: "price < $LIMIT AND SUBQUERY(tags, $t, $t.name == $TAG).@count > 0").variableNames
+    /// // ["LIMIT", "TAG"]
+    /// ```
+    public var variableNames: Set<String> { freeVariables(bound: []) }
+
+    func freeVariables(bound: Set<String>) -> Set<String> {
+        switch self {
+        case .constant: []
+        case .comparison(let comparison):
+            comparison.lhs.freeVariables(bound: bound).union(comparison.rhs.freeVariables(bound: bound))
+        case .and(let elements), .or(let elements):
+            elements.reduce(into: []) { $0.formUnion($1.freeVariables(bound: bound)) }
+        case .not(let operand): operand.freeVariables(bound: bound)
         }
     }
 }

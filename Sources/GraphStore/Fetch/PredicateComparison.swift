@@ -1,4 +1,4 @@
-// One comparison of a predicate: two expressions, an operator and string options.
+// One comparison of a predicate: two expressions, an operator, string options and a quantifier.
 
 /// A comparison such as `name BEGINSWITH[c] "Ap"`: the payload of ``FetchPredicate/comparison(_:)``.
 ///
@@ -14,12 +14,15 @@ public struct PredicateComparison: Sendable, Hashable {
     public var rhs: FetchExpression
     /// How strings are compared (`[c]`, `[d]`, `[cd]`); ignored for other values.
     public var options: StringComparisonOptions
+    /// `ANY`, `ALL` or `NONE` for a left key path through a to-many relationship; `.direct` otherwise.
+    public var modifier: ComparisonModifier
 
-    /// The comparison `lhs comparisonOperator[options] rhs`.
+    /// The comparison `[modifier] lhs comparisonOperator[options] rhs`.
     public init(
         _ lhs: FetchExpression, _ comparisonOperator: ComparisonOperator, _ rhs: FetchExpression,
-        options: StringComparisonOptions = []
+        options: StringComparisonOptions = [], modifier: ComparisonModifier = .direct
     ) {
+        self.modifier = modifier
         self.lhs = lhs
         self.comparisonOperator = comparisonOperator
         self.rhs = rhs

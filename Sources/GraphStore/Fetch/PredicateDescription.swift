@@ -37,26 +37,35 @@ extension PredicateComparison: CustomStringConvertible {
     /// The comparison as a format string: `name BEGINSWITH[cd] "apf"`.
     public var description: String {
         let options = options.isEmpty ? "" : "[\(options.letters)]"
-        return "\(lhs) \(comparisonOperator.formatToken)\(options) \(rhs)"
+        let modifier = modifier == .direct ? "" : modifier.formatToken + " "
+        return "\(modifier)\(lhs) \(comparisonOperator.formatToken)\(options) \(rhs)"
     }
 }
 
 extension FetchExpression: CustomStringConvertible {
-    /// The expression as a format string: `unit.name`, `"kg"`, `$LIMIT`, `{1, 2}`.
+    /// The expression as a format string: `unit.name`, `"kg"`, `$LIMIT`, `{1, 2}`,
+    /// `employees.@avg.age`, `SUBQUERY(employees, $e, $e.age > 30).@count`.
     public var description: String {
         switch self {
         case .keyPath(let path) where path == Self.selfKeyPath: "SELF"
-        case .keyPath(let path):
-            path.split(separator: ".", omittingEmptySubsequences: false).map(Self.keyDescription)
-                .joined(separator: ".")
+        case .keyPath(let path): Self.keyPathDescription(path)
         case .constant(let constant): constant.description
         case .variable(let name): "$" + name
         case .aggregate(let elements): "{" + elements.map(\.description).joined(separator: ", ") + "}"
+        case .member(let base, let keyPath): "\(base).\(Self.keyPathDescription(keyPath))"
+        case .subquery(let collection, let variable, let predicate):
+            "SUBQUERY(\(collection), $\(variable), \(predicate))"
         }
     }
 
-    /// A key, escaped with `#` when it is spelled like a keyword or does not start like a word.
+    private static func keyPathDescription(_ path: String) -> String {
+        path.split(separator: ".", omittingEmptySubsequences: false).map(keyDescription).joined(separator: ".")
+    }
+
+    /// A key, escaped with `#` when it is spelled like a keyword or does not start like a word;
+    /// collection operators (`@count`) as they are.
     private static func keyDescription(_ key: Substring) -> String {
+        if key.first == "@", CollectionOperator(key: String(key)) != nil { return String(key) }
         let startsLikeWord = key.first.map { $0.isLetter || $0 == "_" } ?? false
         return PredicateKeyword(word: String(key)) == nil && startsLikeWord ? String(key) : "#" + key
     }

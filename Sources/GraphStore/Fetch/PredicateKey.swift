@@ -16,16 +16,24 @@
 public struct PredicateKey: Sendable {
     /// The key path expression.
     public let expression: FetchExpression
+    /// The quantifier comparisons with this key get (`ANY`, `ALL`, `NONE`), `.direct` for none.
+    public let modifier: ComparisonModifier
 
     /// A handle on the dotted key path `keyPath` (`"self"` is the object itself).
     public init(_ keyPath: String) {
-        self.expression = .keyPath(keyPath)
+        self.init(expression: .keyPath(keyPath))
+    }
+
+    /// A handle on any expression, compared with `modifier`.
+    public init(expression: FetchExpression, modifier: ComparisonModifier = .direct) {
+        self.expression = expression
+        self.modifier = modifier
     }
 
     private func compare(
         _ comparisonOperator: ComparisonOperator, _ rhs: FetchExpression, options: StringComparisonOptions = []
     ) -> FetchPredicate {
-        .compare(expression, comparisonOperator, rhs, options: options)
+        .compare(expression, comparisonOperator, rhs, options: options, modifier: modifier)
     }
 
     /// `key OPERATOR[options] value`, for any operator.
@@ -59,6 +67,11 @@ public struct PredicateKey: Sendable {
     /// `key LIKE[options] pattern`, where `*` matches any run of characters and `?` one character.
     public func like(_ pattern: some PredicateArgument, options: StringComparisonOptions = []) -> FetchPredicate {
         compare(.like, pattern.predicateExpression, options: options)
+    }
+
+    /// `key MATCHES[options] regex`: the whole string matches the regular expression.
+    public func matches(_ regex: some PredicateArgument, options: StringComparisonOptions = []) -> FetchPredicate {
+        compare(.matches, regex.predicateExpression, options: options)
     }
 
     /// `key BETWEEN {low, high}`: low ≤ key ≤ high.

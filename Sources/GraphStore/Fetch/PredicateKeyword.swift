@@ -22,13 +22,13 @@ enum PredicateKeyword: String, CaseIterable {
     case null = "NULL"
     case `self` = "SELF"
     case cast = "CAST"
-    // Reserved by NSPredicate for collection queries; not operators here yet.
     case any = "ANY"
     case all = "ALL"
     case none = "NONE"
     case some = "SOME"
     case subquery = "SUBQUERY"
     case matches = "MATCHES"
+    // Reserved by NSPredicate for array subscripts (`items[FIRST]`); not supported.
     case first = "FIRST"
     case last = "LAST"
     case size = "SIZE"
@@ -41,11 +41,21 @@ enum PredicateKeyword: String, CaseIterable {
         self = keyword
     }
 
-    /// Whether the keyword belongs to the NSPredicate language but is not supported yet.
+    /// Whether the keyword belongs to the NSPredicate language but is not supported.
     var isUnsupported: Bool {
         switch self {
-        case .any, .all, .none, .some, .subquery, .matches, .first, .last, .size: true
+        case .first, .last, .size: true
         default: false
+        }
+    }
+
+    /// The quantifier a keyword spells (`SOME` is `ANY`), if it spells one.
+    var modifier: ComparisonModifier? {
+        switch self {
+        case .any, .some: .any
+        case .all: .all
+        case .none: ComparisonModifier.none
+        default: nil
         }
     }
 
@@ -58,6 +68,7 @@ enum PredicateKeyword: String, CaseIterable {
         case .endsWith: .endsWith
         case .contains: .contains
         case .like: .like
+        case .matches: .matches
         default: nil
         }
     }

@@ -21,6 +21,8 @@ struct PredicateToken: Equatable {
         case real(Double)
         /// `$NAME`.
         case variable(String)
+        /// `@count`, `@avg`, …: a collection-operator key (the text after `@`).
+        case operatorKey(String)
         /// `%@`.
         case valueArgument
         /// `%K`.
@@ -111,6 +113,11 @@ struct PredicateLexer {
             kind = .identifier(name)
         case "%":
             kind = try formatArgument(start: start)
+        case "@":
+            position += 1
+            let name = word()
+            guard !name.isEmpty else { throw error("expected a collection operator after '@'", at: start) }
+            kind = .operatorKey(name)
         case _ where character.isWordStart:
             let name = word()
             kind = PredicateKeyword(word: name).map(PredicateToken.Kind.keyword) ?? .identifier(name)

@@ -3,9 +3,10 @@
 //   predicate  := and { (OR | ||) and }
 //   and        := unary { (AND | &&) unary }
 //   unary      := (NOT | !) unary | '(' predicate ')' | TRUEPREDICATE | FALSEPREDICATE | comparison
-//   comparison := expression operator ['[' c|d|cd ']'] expression
-//   expression := keyPath | SELF | literal | %@ | %K | $VAR | '{' [expression {',' expression}] '}'
-//                 | CAST '(' literal ',' "type" ')'
+//   comparison := [ANY | SOME | ALL | NONE] expression operator ['[' c|d|cd ']'] expression
+//   expression := keyPath | SELF | literal | %@ | %K | $VAR ['.' keyPath] | '{' [expression {',' expression}] '}'
+//                 | CAST '(' literal ',' "type" ')' | SUBQUERY '(' expression ',' $VAR ',' predicate ')' ['.' keyPath]
+//   keyPath    := key {'.' (key | '@count' | '@sum' | '@avg' | '@min' | '@max')}
 // Invariants: `%@` and `%K` consume the arguments left to right, and every argument must be used;
 // errors carry the character offset of the token where the problem was found.
 
@@ -78,10 +79,10 @@ struct PredicateParser {
         return error("expected \(what) after '\(previous.text)'")
     }
 
-    /// "ANY is not supported yet" for reserved words of features to come; "… is not supported
-    /// here" for keywords out of place.
+    /// "FIRST is not supported" for reserved words of features GraphStore leaves out; "… is not
+    /// supported here" for keywords out of place.
     private func unsupported(_ keyword: PredicateKeyword) -> PredicateSyntaxError {
-        error("\(keyword.rawValue) is not supported \(keyword.isUnsupported ? "yet" : "here")")
+        error("\(keyword.rawValue) is not supported\(keyword.isUnsupported ? "" : " here")")
     }
 
     private mutating func expect(_ character: Character) throws {
@@ -118,14 +119,17 @@ struct PredicateParser {
         case .keyword(.falsePredicate):
             advance()
             return .falsePredicate
+        case .keyword(let keyword) where keyword.modifier != nil:
+            advance()
+            return try parseComparison(modifier: keyword.modifier ?? .direct)
         case .end:
             throw expected("a predicate")
         default:
-            return try parseComparison()
+            return try parseComparison(modifier: .direct)
         }
     }
 
-    private mutating func parseComparison() throws -> FetchPredicate {
+    private mutating func parseComparison(modifier: ComparisonModifier) throws -> FetchPredicate {
         let lhs = try parseExpression()
         let comparisonOperator: ComparisonOperator
         switch current.kind {
@@ -139,7 +143,7 @@ struct PredicateParser {
         advance()
         let options = try parseOptions()
         let rhs = try parseExpression()
-        return .compare(lhs, comparisonOperator, rhs, options: options)
+        return .compare(lhs, comparisonOperator, rhs, options: options, modifier: modifier)
     }
 
     /// `[c]`, `[d]`, `[cd]` (or `[dc]`), or nothing.
@@ -168,7 +172,7 @@ struct PredicateParser {
         switch token.kind {
         case .identifier(let key):
             advance()
-            return .keyPath(try parseKeyPath(startingWith: key))
+            return .keyPath(try parseKeyPathTail(after: key))
         case .keyword(.self):
             advance()
             return .keyPath(FetchExpression.selfKeyPath)
@@ -195,7 +199,10 @@ struct PredicateParser {
             return .constant(.value(.double(real)))
         case .variable(let name):
             advance()
-            return .variable(name)
+            return try parseMember(of: .variable(name))
+        case .keyword(.subquery):
+            advance()
+            return try parseMember(of: try parseSubquery())
         case .valueArgument:
             let argument = try nextArgument()
             advance()
@@ -217,15 +224,46 @@ struct PredicateParser {
         }
     }
 
-    /// The rest of a dotted key path after its first key.
-    private mutating func parseKeyPath(startingWith first: String) throws -> String {
+    /// The rest of a dotted key path after its first key (which may be empty, for a key path
+    /// applied to another expression): keys and collection operators.
+    private mutating func parseKeyPathTail(after first: String) throws -> String {
         var keyPath = first
         while accept(.punctuation(".")) {
-            guard case .identifier(let key) = current.kind else { throw expected("a key") }
-            keyPath += "." + key
+            let key: String
+            switch current.kind {
+            case .identifier(let name):
+                key = name
+            case .operatorKey(let name):
+                guard let collectionOperator = CollectionOperator(key: "@" + name) else {
+                    throw error("unknown collection operator '@\(name)'")
+                }
+                key = collectionOperator.rawValue
+            default:
+                throw expected("a key")
+            }
+            keyPath += keyPath.isEmpty ? key : "." + key
             advance()
         }
         return keyPath
+    }
+
+    /// `base.keyPath` when a dot follows, `base` otherwise.
+    private mutating func parseMember(of base: FetchExpression) throws -> FetchExpression {
+        guard current.kind == .punctuation(".") else { return base }
+        return .member(base, keyPath: try parseKeyPathTail(after: ""))
+    }
+
+    /// `(collection, $variable, predicate)`; `SUBQUERY` has been read.
+    private mutating func parseSubquery() throws -> FetchExpression {
+        try expect("(")
+        let collection = try parseExpression()
+        try expect(",")
+        guard case .variable(let variable) = current.kind else { throw expected("a $variable") }
+        advance()
+        try expect(",")
+        let predicate = try parseOr()
+        try expect(")")
+        return .subquery(collection: collection, variable: variable, predicate: predicate)
     }
 
     /// The elements of `{…}`; the brace has been read.

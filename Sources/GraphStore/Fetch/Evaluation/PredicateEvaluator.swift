@@ -1,7 +1,8 @@
 // In-memory predicate evaluation, with the semantics of the SQL that `FetchQueryBuilder` writes
 // (docs/Predicates.md, "Semantics"): two-valued logic where a comparison with nil is false except
 // `== nil` and `!= value`; numbers compare across integer, double and decimal; strings compare
-// by UTF-8 bytes unless folded with `[c]`/`[d]`; key paths walk to-one relationships.
+// by UTF-8 bytes unless folded with `[c]`/`[d]`; key paths walk to-one relationships; ANY, ALL,
+// NONE, collection operators and subqueries walk one to-many (PredicateEvaluator+Collections).
 // Invariant: for a predicate that `FetchQueryBuilder` accepts, `evaluate` returns true exactly
 // for the rows its SQL selects (the differential tests check this).
 
@@ -13,22 +14,32 @@
 public enum PredicateEvaluator {
     /// Whether `subject` satisfies `predicate`.
     ///
-    /// - Throws: ``FetchError`` for a key path through a to-many relationship, values of kinds
-    ///   that do not compare, or a `$VARIABLE`; whatever `subject` throws for an unknown key.
+    /// - Throws: ``FetchError`` for a direct key path through a to-many relationship, values of
+    ///   kinds that do not compare, an invalid regular expression or a `$VARIABLE`; whatever
+    ///   `subject` throws for an unknown key.
     public static func evaluate(_ predicate: FetchPredicate, on subject: any PredicateSubject) throws -> Bool {
+        try evaluate(predicate, on: subject, bindings: [:])
+    }
+
+    /// Whether `subject` satisfies `predicate`, with subquery variables bound to members in `bindings`.
+    static func evaluate(
+        _ predicate: FetchPredicate, on subject: any PredicateSubject, bindings: [String: any PredicateSubject]
+    ) throws -> Bool {
         switch predicate {
         case .constant(let value):
             return value
+        case .comparison(let comparison) where comparison.modifier != .direct:
+            return try quantified(comparison, on: subject, bindings: bindings)
         case .comparison(let comparison):
-            let lhs = try operand(comparison.lhs, on: subject)
-            let rhs = try operand(comparison.rhs, on: subject)
+            let lhs = try operand(comparison.lhs, on: subject, bindings: bindings)
+            let rhs = try operand(comparison.rhs, on: subject, bindings: bindings)
             return try evaluate(comparison, lhs: lhs, rhs: rhs)
         case .and(let elements):
-            return try elements.allSatisfy { try evaluate($0, on: subject) }
+            return try elements.allSatisfy { try evaluate($0, on: subject, bindings: bindings) }
         case .or(let elements):
-            return try elements.contains { try evaluate($0, on: subject) }
+            return try elements.contains { try evaluate($0, on: subject, bindings: bindings) }
         case .not(let operand):
-            return try !evaluate(operand, on: subject)
+            return try !evaluate(operand, on: subject, bindings: bindings)
         }
     }
 
@@ -49,45 +60,46 @@ public enum PredicateEvaluator {
             case .object(let id): self = .object(id)
             }
         }
+
+        /// The operand a single key-path value stands for; a to-many's members are an error.
+        init(_ value: PredicateOperand, keyPath: String, subject: any PredicateSubject) throws {
+            switch value {
+            case .null: self = .null
+            case .value(let value): self = .value(value)
+            case .object(let object): self = .object(object.subjectObjectID)
+            case .objects:
+                throw PredicateEvaluator.toManyError(
+                    keyPath, relationship: keyPath.split(separator: ".").last, subject: subject)
+            }
+        }
     }
 
-    private static func operand(_ expression: FetchExpression, on subject: any PredicateSubject) throws
-        -> Operand
-    {
+    static func operand(
+        _ expression: FetchExpression, on subject: any PredicateSubject, bindings: [String: any PredicateSubject]
+    ) throws -> Operand {
         switch expression {
         case .constant(let constant):
             return Operand(constant)
         case .variable(let name):
-            throw FetchError.unsubstitutedVariable(name)
+            guard let bound = bindings[name] else { throw FetchError.unsubstitutedVariable(name) }
+            return .object(bound.subjectObjectID)
         case .aggregate(let elements):
-            return .list(try elements.map { try operand($0, on: subject) })
+            return .list(try elements.map { try operand($0, on: subject, bindings: bindings) })
         case .keyPath(let path):
-            switch try value(atKeyPath: path, of: subject) {
-            case .null: return .null
-            case .value(let value): return .value(value)
-            case .object(let object): return .object(object.subjectObjectID)
-            case .objects: throw toManyError(path, relationship: path.split(separator: ".").last, subject: subject)
-            }
+            return try Operand(value(atKeyPath: path, of: subject), keyPath: path, subject: subject)
+        case .member(let base, let path):
+            let start = try memberBase(base, on: subject, bindings: bindings)
+            return try Operand(walk(path, from: start, subject: subject), keyPath: path, subject: subject)
+        case .subquery:
+            throw FetchError.invalidComparison("a SUBQUERY is compared through its @count in \(expression)")
         }
     }
 
-    /// The value at a dotted key path: `self`, an attribute, or a relationship, through to-ones.
-    /// Ends in `.objects` only when the last key is a to-many relationship.
+    /// The value of `self` or a key path, through to-ones; a to-many's members when the last key
+    /// is a to-many relationship; the result of a collection operator (`employees.@count`).
     static func value(atKeyPath path: String, of subject: any PredicateSubject) throws -> PredicateOperand {
         if path == FetchExpression.selfKeyPath { return .object(subject) }
-        var current = PredicateOperand.object(subject)
-        var previousKey: Substring?
-        for key in path.split(separator: ".", omittingEmptySubsequences: false) {
-            switch current {
-            case .null: return .null
-            case .object(let object): current = try object.predicateValue(forKey: String(key))
-            case .objects: throw toManyError(path, relationship: previousKey, subject: subject)
-            case .value:
-                throw FetchError.unknownKeyPath(entity: entityName(of: subject), keyPath: path)
-            }
-            previousKey = key
-        }
-        return current
+        return try walk(path, from: .object(subject), subject: subject)
     }
 
     static func toManyError(_ path: String, relationship: Substring?, subject: any PredicateSubject) -> FetchError {
@@ -130,6 +142,10 @@ public enum PredicateEvaluator {
                 throw FetchError.invalidComparison("IN needs a collection in \(comparison)")
             }
             return try elements.contains { try equal(lhs, $0, options: options, in: comparison) }
+        case .matches:
+            let raw = PredicateComparison(comparison.lhs, .matches, comparison.rhs)
+            guard let (text, pattern) = try texts(lhs, rhs, comparison: raw) else { return false }
+            return try RegexMatcher.matches(text, pattern: pattern, options: options)
         case .beginsWith, .endsWith, .contains, .like:
             guard let (text, pattern) = try texts(lhs, rhs, comparison: comparison) else { return false }
             return matches(text, comparison.comparisonOperator, pattern)

@@ -24,12 +24,16 @@ struct SQLCondition {
 struct PredicateSQLTranslator {
     /// Resolves key paths and collects the joins the conditions need.
     var resolver: SQLKeyPathResolver
+    /// The members of enclosing subqueries and quantifiers, by variable name.
+    var scopes: [String: MemberScope] = [:]
+    /// How many subqueries have been written (their aliases are s1, s2, …).
+    var subqueryCount = 0
 
     init(resolver: SQLKeyPathResolver) {
         self.resolver = resolver
     }
 
-    private var model: ObjectModel { resolver.model }
+    var model: ObjectModel { resolver.model }
 
     /// The condition for `predicate`.
     mutating func condition(_ predicate: FetchPredicate) throws -> SQLCondition {
@@ -47,6 +51,8 @@ struct PredicateSQLTranslator {
                 ? SQLQuery.template("NOT coalesce(%, 0)", inner.query)
                 : SQLQuery.template("NOT (%)", inner.query)
             return SQLCondition(query: negated, mayBeNull: false)
+        case .comparison(let comparison) where comparison.modifier != .direct:
+            return try quantified(comparison)
         case .comparison(let comparison):
             return try self.comparison(comparison)
         }
@@ -63,26 +69,29 @@ struct PredicateSQLTranslator {
 
     // MARK: - Operands
 
-    /// A comparison operand: a resolved key path, a constant or a collection.
-    private enum Operand {
+    /// A comparison operand: a resolved key path, a value computed by a subquery (a collection
+    /// operator or a SUBQUERY's count), a constant or a collection.
+    enum Operand {
         case keyPath(String, ResolvedKeyPath)
+        case computed(SQLQuery, type: AttributeType, description: String)
         case constant(PredicateConstant)
         case list([Operand])
 
         var containsKeyPath: Bool {
             switch self {
-            case .keyPath: true
+            case .keyPath, .computed: true
             case .constant: false
             case .list(let elements): elements.contains(where: \.containsKeyPath)
             }
         }
 
-        /// The first key path in the operand, depth first.
-        var firstKeyPath: (String, ResolvedKeyPath)? {
+        /// What the first key path in the operand (depth first) compares.
+        var kind: Kind? {
             switch self {
-            case .keyPath(let path, let resolved): (path, resolved)
+            case .keyPath(let path, let resolved): Kind(path, resolved)
+            case .computed(_, let type, let description): .values(ValueFamily(type), type: type, keyPath: description)
             case .constant: nil
-            case .list(let elements): elements.lazy.compactMap(\.firstKeyPath).first
+            case .list(let elements): elements.lazy.compactMap(\.kind).first
             }
         }
 
@@ -94,7 +103,7 @@ struct PredicateSQLTranslator {
         /// The operand as the evaluator sees it, when it holds no key path.
         var evaluatorOperand: PredicateEvaluator.Operand? {
             switch self {
-            case .keyPath: nil
+            case .keyPath, .computed: nil
             case .constant(let constant): PredicateEvaluator.Operand(constant)
             case .list(let elements):
                 elements.allSatisfy { $0.evaluatorOperand != nil }
@@ -103,17 +112,24 @@ struct PredicateSQLTranslator {
         }
     }
 
-    private mutating func operand(_ expression: FetchExpression) throws -> Operand {
+    mutating func operand(_ expression: FetchExpression) throws -> Operand {
         switch expression {
-        case .keyPath(let path): .keyPath(path, try resolver.resolve(path))
+        case .keyPath(let path): try keyPathOperand(path, from: nil)
         case .constant(let constant): .constant(constant)
-        case .variable(let name): throw FetchError.unsubstitutedVariable(name)
+        case .variable(let name): try keyPathOperand(FetchExpression.selfKeyPath, from: name)
         case .aggregate(let elements): .list(try elements.map { try operand($0) })
+        case .member(.variable(let name), let path): try keyPathOperand(path, from: name)
+        case .member(.subquery(let collection, let variable, let predicate), let path):
+            try subqueryOperand(collection, variable: variable, predicate: predicate, keyPath: path)
+        case .member(let base, _):
+            throw FetchError.invalidComparison("a key path can follow only a $variable or a SUBQUERY, not \(base)")
+        case .subquery:
+            throw FetchError.invalidComparison("a SUBQUERY is compared through its @count in \(expression)")
         }
     }
 
     /// What a comparison compares, taken from its first key path.
-    private enum Kind {
+    enum Kind {
         /// Attribute values of one family; `type` is the key path's attribute type.
         case values(ValueFamily, type: AttributeType, keyPath: String)
         /// Objects of one inheritance tree (the root entity's index).
@@ -148,13 +164,12 @@ struct PredicateSQLTranslator {
 
     // MARK: - Comparisons
 
-    private mutating func comparison(_ comparison: PredicateComparison) throws -> SQLCondition {
+    mutating func comparison(_ comparison: PredicateComparison) throws -> SQLCondition {
         let lhs = try operand(comparison.lhs)
         let rhs = try operand(comparison.rhs)
-        guard let (path, resolved) = lhs.firstKeyPath ?? rhs.firstKeyPath else {
+        guard let kind = lhs.kind ?? rhs.kind else {
             return try constantComparison(comparison, lhs, rhs)
         }
-        let kind = Kind(path, resolved)
         let options = kind.isText ? comparison.options : []
         let context = Context(kind: kind, options: options)
         switch comparison.comparisonOperator {
@@ -179,9 +194,12 @@ struct PredicateSQLTranslator {
                 throw FetchError.invalidComparison("IN needs a collection in \(comparison)")
             }
             return try membership(lhs, elements, context: context)
-        case .beginsWith, .endsWith, .contains, .like:
+        case .beginsWith, .endsWith, .contains, .like, .matches:
             guard kind.isText else {
                 throw FetchError.typeMismatch(keyPath: kind.keyPath, expected: "a string", found: kind.expectation)
+            }
+            if comparison.comparisonOperator == .matches {
+                return try regexMatch(lhs, rhs, options: options, kind: kind)
             }
             return try stringOperation(comparison.comparisonOperator, lhs, rhs, context: context)
         }
@@ -232,6 +250,20 @@ struct PredicateSQLTranslator {
         return SQLCondition(query: .template("(%)", .joined(terms, separator: " OR ")), mayBeNull: !values.isEmpty)
     }
 
+    /// `seedkit_matches(text, pattern, options)` on the unfolded text; a constant pattern is
+    /// checked now, so an invalid one fails when the fetch is built.
+    private func regexMatch(_ lhs: Operand, _ rhs: Operand, options: StringComparisonOptions, kind: Kind) throws
+        -> SQLCondition
+    {
+        if case .constant(.value(let value)) = rhs, let pattern = value.predicateText {
+            _ = try RegexMatcher(pattern: pattern, options: options)
+        }
+        let plain = Context(kind: kind, options: [])
+        return nullable(
+            .template(
+                "\(SQLFunctions.matches)(%, %, \(options.rawValue))", try render(lhs, plain), try render(rhs, plain)))
+    }
+
     private func stringOperation(
         _ comparisonOperator: ComparisonOperator, _ lhs: Operand, _ rhs: Operand, context: Context
     ) throws -> SQLCondition {
@@ -254,7 +286,7 @@ struct PredicateSQLTranslator {
     // MARK: - Rendering operands
 
     /// What a comparison compares and how strings are folded.
-    private struct Context {
+    struct Context {
         let kind: Kind
         /// The string options; empty unless the kind is text.
         let options: StringComparisonOptions
@@ -266,6 +298,14 @@ struct PredicateSQLTranslator {
         switch operand {
         case .keyPath(let path, let resolved):
             return try column(path, resolved, context)
+        case .computed(let query, let type, let description):
+            guard case .values(let family, _, _) = context.kind, ValueFamily(type) == family else {
+                throw FetchError.typeMismatch(
+                    keyPath: context.kind.keyPath, expected: context.kind.expectation,
+                    found: "the \(type.rawValue) value \(description)")
+            }
+            if context.options.isEmpty { return query }
+            return .template("\(SQLFunctions.fold)(%, \(context.options.rawValue))", query)
         case .constant(.null):
             return .parameter(nil)
         case .constant(let constant):
