@@ -90,19 +90,8 @@ extension ObjectContext {
         }
     }
 
-    private func run<T>(_ query: SQLQuery, _ row: (SQLiteStatement) throws -> T) throws -> [T] {
-        try PersistentStore.sqlite(store.location.description) {
-            let statement = try connection.cachedStatement(query.sql)
-            defer { statement.reset() }
-            for (index, value) in query.bindings.enumerated() {
-                statement.bind(value, at: Int32(index + 1))
-            }
-            var results: [T] = []
-            while try statement.step() {
-                results.append(try row(statement))
-            }
-            return results
-        }
+    func run<T>(_ query: SQLQuery, _ row: (SQLiteStatement) throws -> T) throws -> [T] {
+        try PersistentStore.sqlite(store.location.description) { try connection.rows(query, row) }
     }
 
     private func sorted(_ objects: [ManagedObject], by descriptors: [FetchSortDescriptor]) throws -> [ManagedObject] {

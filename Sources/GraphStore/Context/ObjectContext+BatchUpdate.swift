@@ -1,0 +1,90 @@
+// Batch updates: one UPDATE over the rows a predicate selects, in one transaction, bumping each
+// row's version, followed by a change set for other contexts.
+// Invariants: the rows updated are exactly those selected (the same query picks both, inside
+// the transaction); values are checked against the attributes' types before anything is
+// written; this context merges the change set itself, and the store publishes it to observers.
+
+extension ObjectContext {
+    /// Writes `request.values` into every matching object's row with SQL.
+    ///
+    /// ```swift
+    /// let result = try context.execute(BatchUpdateRequest(
+    ///     entityName: "Person", predicate: try FetchPredicate(format: "manager.name == 'Cal'"),
+    ///     values: ["age": .integer(30)]))
+    /// viewContext.merge(result.changes)
+    /// ```
+    ///
+    /// - Throws: ``FetchError`` for an unknown entity, attribute or key path, a value that does
+    ///   not fit its attribute (or nil for a required one); ``StoreError`` for a read-only store
+    ///   or a SQLite failure (nothing is written).
+    @discardableResult
+    public func execute(_ request: BatchUpdateRequest) throws -> BatchResult {
+        let entity = try self.entity(named: request.entityName)
+        guard !store.isReadOnly else { throw StoreError(.readOnly, path: store.location.description) }
+        var assignments: [String] = []
+        var bindings: [AttributeValue?] = []
+        for (name, value) in request.values.sorted(by: { $0.key < $1.key }) {
+            let attribute = try batchAttribute(name, of: entity, value: value)
+            assignments.append("\(SQLiteIdentifier.quote(attribute.columnName)) = ?")
+            bindings.append(value)
+        }
+        guard !assignments.isEmpty else { throw FetchError.invalidRequest("a batch update needs values") }
+        let selection = try FetchQueryBuilder(model: model, request: request.fetchRequest)
+            .selectQuery(columns: ["t0.pk", "t0.ent"], applyingLimit: false)
+        var update = SQLQuery(
+            "UPDATE \(SQLiteIdentifier.quote(entity.tableName)) SET " + assignments.joined(separator: ", ")
+                + ", opt = opt + 1 WHERE pk IN (SELECT pk FROM (", bindings)
+        update.append(selection)
+        update.append("))")
+        let ids = try inBatchTransaction {
+            let ids = try connection.rows(selection) { statement in
+                ObjectID(storeUUID: store.identifier, entityID: statement.int64(1), key: statement.int64(0))
+            }
+            try connection.execute(update)
+            return ids
+        }
+        let changes = ChangeSet(updated: Set(ids))
+        finishBatch(changes)
+        return BatchResult(objectIDs: ids, changes: changes)
+    }
+
+    /// The stored attribute `name` of `entity`, checked against the value it is to be given.
+    private func batchAttribute(_ name: String, of entity: Entity, value: AttributeValue?) throws -> Attribute {
+        guard let attribute = entity.attribute(named: name) else {
+            throw FetchError.unknownKeyPath(entity: entity.name, keyPath: name)
+        }
+        guard !attribute.isTransient else {
+            throw FetchError.unsupportedKeyPath(entity: entity.name, keyPath: name, reason: "it is transient")
+        }
+        guard let value else {
+            guard attribute.declaration.isOptional else {
+                throw FetchError.typeMismatch(keyPath: name, expected: "a value (required attribute)", found: "nil")
+            }
+            return attribute
+        }
+        guard value.matches(attribute.type) else {
+            throw FetchError.typeMismatch(keyPath: name, expected: attribute.type.rawValue, found: value.kindName)
+        }
+        if case .integer(let integer) = value, let range = attribute.type.integerRange, !range.contains(integer) {
+            throw FetchError.typeMismatch(
+                keyPath: name, expected: "a value in \(range)", found: "\(integer)")
+        }
+        return attribute
+    }
+
+    /// Runs `body` in an immediate transaction (a savepoint inside one already open), turning
+    /// SQLite errors into ``StoreError``s.
+    func inBatchTransaction<T>(_ body: () throws -> T) throws -> T {
+        try PersistentStore.sqlite(store.location.description) {
+            connection.isInTransaction
+                ? try connection.savepoint("seedkit_batch", body) : try connection.transaction(.immediate, body)
+        }
+    }
+
+    /// Brings this context up to date with a batch it ran and tells the store's observers.
+    func finishBatch(_ changes: ChangeSet) {
+        guard !changes.isEmpty else { return }
+        merge(changes)
+        store.saves.publish(changes)
+    }
+}
