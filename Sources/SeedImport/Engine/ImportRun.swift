@@ -176,7 +176,7 @@ final class ImportRun {
                 recordsDone += batch.records.count
                 checkpoint = ImportCheckpoint(
                     run: runID, source: index, records: recordsDone, batches: checkpoint.batches + 1)
-                if let rows = writers.rows, RowBatchBuilder.admits(prepared.map(\.0), resolver: writers.resolver) {
+                if let rows = writers.rows, RowBatchBuilder.admits(prepared, resolver: writers.resolver) {
                     try writeRows(prepared, mapping: resolved, writers: writers, writer: rows)
                 } else {
                     try applyBatch(prepared, mapping: resolved, writers: writers)

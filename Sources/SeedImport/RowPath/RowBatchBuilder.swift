@@ -25,7 +25,7 @@ struct RowBatchBuilder {
     /// Whether the row path can take these records: none of their keys (nested ones included)
     /// names a row that exists already or another record of the batch. Such records update
     /// objects, which the object path does.
-    static func admits(_ objects: [PreparedObject], resolver: ObjectResolver) -> Bool {
+    static func admits(_ records: [(PreparedObject, Record)], resolver: ObjectResolver) -> Bool {
         var seen: [LookupID: Set<KeyValue>] = [:]
         func admits(_ object: PreparedObject) -> Bool {
             if let key = object.key, let lookup = object.mapping.keyLookup {
@@ -35,7 +35,7 @@ struct RowBatchBuilder {
             }
             return object.nested.allSatisfy { $0.objects.allSatisfy(admits) }
         }
-        return objects.allSatisfy(admits)
+        return records.allSatisfy { admits($0.0) }
     }
 
     /// Adds `object` (a record) to `batch` and returns its row key.
