@@ -62,7 +62,7 @@ let package = Package(
             dependencies: ["GraphStore"]
         ),
 
-        // The three uses: seed builds (SeedBuilder), first launch (SeedLoader, to come).
+        // The three uses: seed builds (SeedBuilder), first launch (SeedLoader).
         .target(
             name: "SeedKit",
             dependencies: ["GraphStore", "SeedImport", "DeepCopy"]
@@ -90,8 +90,16 @@ let package = Package(
         // Benchmarks (docs/Performance.md).
         .executableTarget(
             name: "seedkit-bench",
-            dependencies: ["GraphStore"],
+            dependencies: ["GraphStore", "SeedKit"],
             path: "Benchmarks/seedkit-bench"
+        ),
+
+        // A child process for the first-launch kill tests: runs SeedLoader.prepare() and stops
+        // at a named point so the test can SIGKILL it (Tests/SeedKitTests/SeedLoaderKillTests.swift).
+        .executableTarget(
+            name: "seedkit-loader-probe",
+            dependencies: ["SeedKit"],
+            path: "Tests/Probes/SeedLoaderProbe"
         ),
 
         .testTarget(
@@ -100,7 +108,7 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "RecordReadersTests", dependencies: ["RecordReaders"]),
-        .testTarget(name: "SeedKitTests", dependencies: ["SeedKit"]),
+        .testTarget(name: "SeedKitTests", dependencies: ["SeedKit", "seedkit-loader-probe"]),
         .testTarget(name: "DeepCopyTests", dependencies: ["DeepCopy"]),
         .testTarget(
             name: "SeedKitCLITests",

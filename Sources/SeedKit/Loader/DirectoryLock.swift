@@ -1,0 +1,35 @@
+// One first launch at a time per directory, across threads and processes: an exclusive flock on
+// the store's directory (no lock file is left behind, and the kernel drops the lock when a
+// holder dies, so a killed launch never blocks the next one).
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// An exclusive advisory lock on a directory.
+enum DirectoryLock {
+    /// Waits (polling, without blocking a thread) until this caller holds the lock on
+    /// `directory`, runs `body`, and releases the lock.
+    ///
+    /// - Throws: `CancellationError` when the task is cancelled while waiting,
+    ///   ``SeedLoadError`` when the directory cannot be opened or locked, or what `body` throws.
+    static func withLock<T>(on directory: String, _ body: () async throws -> T) async throws -> T {
+        let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw SeedLoadError(.fileSystem, "cannot open directory \(directory): \(String(cString: strerror(errno)))")
+        }
+        defer { close(descriptor) }
+        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            let reason = errno
+            guard reason == EWOULDBLOCK || reason == EINTR else {
+                throw SeedLoadError(
+                    .fileSystem, "cannot lock directory \(directory): \(String(cString: strerror(reason)))")
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return try await body()
+    }
+}

@@ -1,0 +1,103 @@
+// Crash-safe file operations for first launch: a chunked copy that reports progress and can stop
+// between chunks, fsync, and installing a finished file with an atomic rename.
+// Invariants: a destination path only ever holds a complete, synced file (the rename is the
+// commit point, and the directory is synced after it); SQLite side files of an absent store are
+// removed before a new store is renamed into its place, so a stale WAL is never applied to it.
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// File operations that leave either the old state or the complete new one.
+enum DurableFile {
+    /// Bytes per read/write of a copy (and per progress update).
+    static let chunkSize = 1 << 20
+
+    /// Copies `source` to `destination` (created or truncated) in chunks; `progress(copied, total,
+    /// chunk)` runs after each chunk and may throw to stop the copy. With `sync`, the copy is
+    /// fsynced before returning. On failure the partial destination is removed.
+    static func copy(
+        from source: String, to destination: String, sync: Bool,
+        progress: (_ copied: Int, _ total: Int, _ chunk: Int) throws -> Void
+    ) throws {
+        let input = open(source, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw failure("cannot read", source) }
+        defer { close(input) }
+        var status = stat()
+        guard fstat(input, &status) == 0 else { throw failure("cannot read", source) }
+        let total = Int(status.st_size)
+        let output = open(destination, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard output >= 0 else { throw failure("cannot create", destination) }
+        do {
+            defer { close(output) }
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
+            defer { buffer.deallocate() }
+            var copied = 0
+            var chunk = 0
+            while true {
+                let count = read(input, buffer.baseAddress, chunkSize)
+                if count < 0 && errno == EINTR { continue }
+                guard count >= 0 else { throw failure("cannot read", source) }
+                if count == 0 { break }
+                try writeAll(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), to: output, path: destination)
+                copied += count
+                chunk += 1
+                try progress(copied, total, chunk)
+            }
+            if sync && fsync(output) != 0 { throw failure("cannot sync", destination) }
+        } catch {
+            unlink(destination)
+            throw error
+        }
+    }
+
+    /// Moves the finished file `temporary` to `destination` atomically (after clearing stale
+    /// SQLite side files of `destination`) and syncs the directory so the rename survives a
+    /// power loss.
+    static func install(_ temporary: String, at destination: String) throws {
+        for suffix in LoaderFiles.sideSuffixes { try remove(destination + suffix) }
+        guard rename(temporary, destination) == 0 else { throw failure("cannot move \(temporary) to", destination) }
+        try syncDirectory(of: destination)
+    }
+
+    /// fsyncs the file at `path`.
+    static func sync(_ path: String) throws {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw failure("cannot open", path) }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else { throw failure("cannot sync", path) }
+    }
+
+    /// Removes the file at `path`; a missing file is fine.
+    static func remove(_ path: String) throws {
+        guard unlink(path) == 0 || errno == ENOENT else { throw failure("cannot remove", path) }
+    }
+
+    /// fsyncs the directory holding `path` (its entries, such as a rename).
+    private static func syncDirectory(of path: String) throws {
+        let parent = (path as NSString).deletingLastPathComponent
+        let directory = parent.isEmpty ? "." : parent
+        let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw failure("cannot open directory", directory) }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else { throw failure("cannot sync directory", directory) }
+    }
+
+    private static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, path: String) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let written = write(descriptor, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { throw failure("cannot write", path) }
+            offset += written
+        }
+    }
+
+    /// A file-system error naming the operation, the path and the system's reason.
+    private static func failure(_ operation: String, _ path: String) -> SeedLoadError {
+        SeedLoadError(.fileSystem, "\(operation) \(path): \(String(cString: strerror(errno)))")
+    }
+}

@@ -1,0 +1,48 @@
+// The files a first launch creates or finds beside the user's store, and how leftovers of a
+// killed launch are cleared.
+// Invariants: the temporary copy and the private seed copy live in the store's own directory
+// (so a rename is atomic and never crosses file systems); they are only ever created by a
+// loader holding the directory lock, so one found while holding it is a leftover.
+import Foundation
+
+/// The paths a ``SeedLoader`` uses for one user store.
+struct LoaderFiles: Sendable {
+    /// The user's store.
+    let store: String
+
+    /// SQLite's side files of a database (`-wal`, `-shm`, `-journal`).
+    static let sideSuffixes = ["-wal", "-shm", "-journal"]
+
+    /// The directory holding the store (created when missing).
+    var directory: String {
+        let parent = (store as NSString).deletingLastPathComponent
+        return parent.isEmpty ? "." : parent
+    }
+
+    /// Where a new store is written before it is renamed into place.
+    var temporaryCopy: String { store + ".seedkit-copy" }
+
+    /// The private copy of the seed a merge reads from (see ``SeedMerge``).
+    var mergeSource: String { store + ".seedkit-seed" }
+
+    /// Whether the user's store exists.
+    var storeExists: Bool { FileManager.default.fileExists(atPath: store) }
+
+    /// Removes what a killed launch may have left: the temporary copy and the private seed copy,
+    /// with their side files.
+    func removeLeftovers() throws {
+        for path in [temporaryCopy, mergeSource] {
+            try DurableFile.remove(path)
+            for suffix in Self.sideSuffixes { try DurableFile.remove(path + suffix) }
+        }
+    }
+
+    /// Creates the store's directory when it does not exist yet.
+    func createDirectory() throws {
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw SeedLoadError(.fileSystem, "cannot create the store's directory \(directory): \(error)")
+        }
+    }
+}

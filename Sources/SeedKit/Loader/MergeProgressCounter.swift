@@ -1,0 +1,25 @@
+// Turns a deep copy's per-batch reports into first-launch progress.
+import DeepCopy
+import Synchronization
+
+/// Numbers a merge's batches and counts the seed objects handled so far.
+final class MergeProgressCounter: Sendable {
+    private let total: Int
+    private let steps = Mutex(0)
+
+    /// A counter for a seed holding `total` objects.
+    init(total: Int) {
+        self.total = total
+    }
+
+    /// The progress after the batch that produced `report` (objects copied, matched or skipped
+    /// so far; batches that write links leave the count as it is).
+    func update(_ report: CopyReport) -> SeedLoader.Progress {
+        let objects = report.entities.values.reduce(0) { $0 + $1.copied + $1.matched + $1.skipped }
+        let step = steps.withLock { steps in
+            steps += 1
+            return steps
+        }
+        return SeedLoader.Progress(phase: .merging, completed: objects, total: total, step: step)
+    }
+}

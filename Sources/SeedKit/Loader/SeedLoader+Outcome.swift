@@ -1,0 +1,30 @@
+// What one SeedLoader.prepare() call did.
+import DeepCopy
+import SeedImport
+
+extension SeedLoader {
+    /// What ``SeedLoader/prepare()`` did to the user's store.
+    ///
+    /// ```swift
+    /// switch try await loader.prepare() {
+    /// case .copiedSeed, .imported: print("fresh store")
+    /// case .merged(let report): print(report.summary)
+    /// case .upToDate, .storeIsNewer: break
+    /// }
+    /// ```
+    public enum Outcome: Sendable, Hashable {
+        /// There was no store: the seed was copied into place (with its version, if it has one).
+        case copiedSeed(version: String?)
+        /// The store's seed version was older, missing or different: the seed store was merged in
+        /// by deep copy, and the store now carries `version`.
+        case merged(version: String, report: CopyReport)
+        /// The plan's sources were imported (into a new store moved into place, or into the
+        /// user's store); the store now carries the plan's version, if it has one.
+        case imported(version: String?, report: ImportReport)
+        /// The store already carries the seed's version: nothing was done.
+        case upToDate(version: String)
+        /// The store carries a newer seed version than the bundled seed: nothing was done (a
+        /// seed is never downgraded).
+        case storeIsNewer(store: String, seed: String)
+    }
+}

@@ -1,0 +1,37 @@
+// How SeedLoader checks and merges: the app's model, the seed's version when known up front, the
+// conflict policy of a merge, batch size and a synchronous progress callback.
+import DeepCopy
+import GraphStore
+
+/// Options of a ``SeedLoader``.
+///
+/// ```swift
+/// var options = SeedLoaderOptions()
+/// options.model = try ModelLoader.load(from: modelPath)   // seed and store must match the app
+/// options.seedVersion = "2026.11"                          // same version: only the store is read
+/// options.onConflict = .keep                               // the user's edits win (the default)
+/// ```
+public struct SeedLoaderOptions: Sendable {
+    /// The app's model. When set, the seed (and a store being merged into) must have this
+    /// model's hash, else ``SeedLoadError/Kind/incompatibleModel``.
+    public var model: ObjectModel?
+    /// The bundled seed's version, when the app knows it. With it, a store that is up to date
+    /// costs one metadata read of the store; without it, the seed's own `seed.version` (or the
+    /// plan's `seed:`) is read too.
+    public var seedVersion: String?
+    /// What a merged seed object does when the user's store already holds an object with its
+    /// key: `.keep` (default) leaves the user's object as it is, `.update` overwrites its
+    /// attributes with the seed's, `.fail` stops the merge (nothing of it remains). Plans use
+    /// their own `onConflict` per source.
+    public var onConflict: CopyConflictPolicy = .keep
+    /// Objects per merged batch, or records per imported batch (nil: the deep copy's default,
+    /// or the plan's `batchSize`). Each batch is one transaction; cancellation takes effect
+    /// between batches.
+    public var batchSize: Int?
+    /// Called on the loading thread with every progress update (keep it short); the same updates
+    /// go to ``SeedLoader/progress``.
+    public var onProgress: (@Sendable (SeedLoader.Progress) -> Void)?
+
+    /// The defaults: no model check, the seed's own version, user objects kept.
+    public init() {}
+}

@@ -1,0 +1,71 @@
+// First launch from bundled source files: the plan is imported into a new store built aside and
+// renamed into place, or into the user's store (upsert by the plan's keys; the plan's `seed:`
+// version is written by the import's finishing save, in the same transaction as its last batch).
+// Invariants: a new store appears only complete and synced; an import into the user's store is
+// one run of its run journal (a killed one is resumed, or undone, by the next import).
+import Foundation
+import SeedImport
+
+/// One import of a plan's sources for a first launch.
+struct SeedPlanImport {
+    let files: LoaderFiles
+    let planFile: String
+    let options: SeedLoaderOptions
+    let cancellation: CancellationFlag
+    let emit: @Sendable (SeedLoader.Progress) -> Void
+
+    /// Imports into a new store written beside the user's and renamed into place.
+    func intoNewStore() async throws -> ImportReport {
+        var importOptions = baseOptions()
+        importOptions.store = files.temporaryCopy
+        importOptions.newStoreWithoutWAL = true
+        let report = try await run(importOptions)
+        let files = self.files
+        let cancellation = self.cancellation
+        try await LoaderThread.run {
+            do {
+                try cancellation.check()
+                try DurableFile.sync(files.temporaryCopy)
+                try DurableFile.install(files.temporaryCopy, at: files.store)
+            } catch {
+                try? files.removeLeftovers()
+                throw error
+            }
+        }
+        return report
+    }
+
+    /// Imports into the user's store, resuming this plan's run if a kill interrupted it (any
+    /// other run left active is undone first by the importer).
+    func intoExistingStore() async throws -> ImportReport {
+        var importOptions = baseOptions()
+        importOptions.store = files.store
+        importOptions.resume = true
+        return try await run(importOptions)
+    }
+
+    private func baseOptions() -> ImportOptions {
+        var importOptions = ImportOptions()
+        importOptions.batchSize = options.batchSize
+        return importOptions
+    }
+
+    /// Runs the import, forwarding its progress. The importer cannot be stopped half-way, so
+    /// cancellation is honoured before it starts and before a new store is moved into place.
+    private func run(_ importOptions: ImportOptions) async throws -> ImportReport {
+        try cancellation.check()
+        let importer = try Importer(planFile: planFile, options: importOptions)
+        let emit = self.emit
+        let forwarding = Task {
+            var step = 0
+            for await update in importer.progress {
+                step += 1
+                emit(SeedLoader.Progress(phase: .importing, completed: update.records, total: nil, step: step))
+            }
+        }
+        defer { forwarding.cancel() }
+        let report = try await importer.run()
+        await forwarding.value
+        return report
+    }
+}

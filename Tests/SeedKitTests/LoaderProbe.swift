@@ -1,0 +1,44 @@
+// Runs `seedkit-loader-probe` (Tests/Probes/SeedLoaderProbe) as a child process that stops at a
+// named point of SeedLoader.prepare(), and kills it there with SIGKILL.
+import Foundation
+import Testing
+
+enum LoaderProbe {
+    /// The probe binary beside the test bundle (the test target depends on it, so it is built).
+    static var executable: URL {
+        let me = URL(
+            fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+                ?? CommandLine.arguments[0])
+        var folder = me.deletingLastPathComponent()
+        while folder.path != "/" {
+            let candidate = folder.appendingPathComponent("seedkit-loader-probe")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            folder = folder.deletingLastPathComponent()
+        }
+        return me.deletingLastPathComponent().appendingPathComponent("seedkit-loader-probe")
+    }
+
+    /// Starts the probe on `seed` and `store`, waits until it reports that it paused at `point`
+    /// (for example `copying:1` or `merging:3`), and kills it with SIGKILL there. Returns
+    /// the line the probe printed (empty when it ended without pausing).
+    @discardableResult
+    static func killAt(_ point: String, seed: String, store: String, batchSize: Int = 25) throws -> String {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = [seed, store, "--pause", point, "--batch-size", "\(batchSize)"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = Pipe()
+        try process.run()
+        var printed = Data()
+        while !printed.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }  // the probe ended without pausing
+            printed += chunk
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal, "the probe ended by itself: \(process.terminationStatus)")
+        return String(decoding: printed, as: UTF8.self)
+    }
+}
