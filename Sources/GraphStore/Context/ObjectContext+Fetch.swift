@@ -13,6 +13,15 @@ extension ObjectContext {
     ///     sortDescriptors: [FetchSortDescriptor("name")]))
     /// ```
     public func fetch(_ request: FetchRequest) throws -> [ManagedObject] {
+        let results = try matchingObjects(request)
+        if !request.relationshipKeyPathsForPrefetching.isEmpty {
+            try prefetch(keyPaths: request.relationshipKeyPathsForPrefetching, of: results)
+        }
+        return results
+    }
+
+    /// The objects matching `request`, stored and pending, sorted and limited.
+    private func matchingObjects(_ request: FetchRequest) throws -> [ManagedObject] {
         let entity = try self.entity(named: request.entityName)
         let pending = request.includesPendingChanges ? pendingObjects(of: entity, request) : []
         if pending.isEmpty {
@@ -44,7 +53,7 @@ extension ObjectContext {
     public func fetchObjectIDs(_ request: FetchRequest) throws -> [ObjectID] {
         let entity = try self.entity(named: request.entityName)
         if request.includesPendingChanges && !pendingObjects(of: entity, request).isEmpty {
-            return try fetch(request).map(\.objectID)
+            return try matchingObjects(request).map(\.objectID)
         }
         let query = try FetchQueryBuilder(model: model, request: request).selectQuery(columns: ["t0.pk", "t0.ent"])
         return try run(query) { statement in
@@ -56,7 +65,7 @@ extension ObjectContext {
     public func count(for request: FetchRequest) throws -> Int {
         let entity = try self.entity(named: request.entityName)
         if request.includesPendingChanges && !pendingObjects(of: entity, request).isEmpty {
-            return try fetch(request).count
+            return try matchingObjects(request).count
         }
         let query = try FetchQueryBuilder(model: model, request: request).countQuery()
         return try run(query) { $0.int(0) }.first ?? 0

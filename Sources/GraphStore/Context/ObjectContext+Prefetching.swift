@@ -1,58 +1,147 @@
-// Prefetching: loading a to-many relationship for many objects with one query per chunk of
-// owners instead of one query per object (the importer checks memberships this way).
-// Invariant: pending in-memory changes of a to-many fault are applied on top of what is
-// loaded, exactly as when the fault fires on its own.
+// Prefetching: loading relationships for many objects with one query per level (per chunk of
+// 500 owners) instead of one query per object: a to-many's members (and, for a fetch's
+// `relationshipKeyPathsForPrefetching`, their rows), a to-one's destinations' rows.
+// Invariants: pending in-memory changes of a to-many fault are applied on top of what is
+// loaded, exactly as when the fault fires on its own; objects that are already loaded are never
+// read again; a multi-level key path (`items.tags`) prefetches each level from the objects the
+// level before reached.
 
 extension ObjectContext {
+    private static let prefetchChunkSize = 500
+
     /// Loads `relationship` (a to-many) of every object in `owners` that has not loaded it yet,
-    /// in chunks of 500 owners per query.
+    /// in chunks of 500 owners per query. The members stay faults.
     public func prefetch(_ relationshipName: String, of owners: [ManagedObject]) throws {
         guard let first = owners.first, let relationship = first.entity.relationship(named: relationshipName),
             relationship.isToMany
         else { return }
+        _ = try prefetchMembers(relationship, of: owners, fillingRows: false)
+    }
+
+    /// Loads every level of each dotted relationship key path (`"items.tags"`, `"unit"`) from
+    /// `objects`, filling the reached objects' rows: one query per level and chunk of 500.
+    ///
+    /// ```swift
+    /// try context.prefetch(keyPaths: ["employees.projects", "organization"], of: people)
+    /// ```
+    ///
+    /// - Throws: ``FetchError`` when a key does not name a relationship of the objects reached.
+    public func prefetch(keyPaths: [String], of objects: [ManagedObject]) throws {
+        for keyPath in keyPaths {
+            var level = objects
+            for key in keyPath.split(separator: ".") {
+                var next: [ManagedObject] = []
+                for (entity, owners) in Dictionary(grouping: level, by: { $0.entity.index }).sorted(by: {
+                    $0.key < $1.key
+                }) {
+                    let entity = model.entities[entity]
+                    guard let relationship = entity.relationship(named: String(key)) else {
+                        throw FetchError.unknownKeyPath(entity: entity.name, keyPath: keyPath)
+                    }
+                    next += try prefetchLevel(relationship, of: owners)
+                }
+                level = next
+            }
+        }
+    }
+
+    /// One level: the destinations of `relationship` for `owners`, loaded.
+    private func prefetchLevel(_ relationship: Relationship, of owners: [ManagedObject]) throws -> [ManagedObject] {
+        if relationship.isToMany { return try prefetchMembers(relationship, of: owners, fillingRows: true) }
+        try fillRows(of: owners.filter(\.isFault))
+        var seen: Set<ObjectIdentifier> = []
+        let destinations = owners.compactMap { $0.toOne[relationship.index] }.filter {
+            seen.insert(ObjectIdentifier($0)).inserted
+        }
+        try fillRows(of: destinations.filter(\.isFault))
+        return destinations
+    }
+
+    /// Loads the members of a to-many for every owner whose collection is still a fault (with
+    /// their rows when `fillingRows`), and returns every owner's members.
+    private func prefetchMembers(_ relationship: Relationship, of owners: [ManagedObject], fillingRows: Bool) throws
+        -> [ManagedObject]
+    {
         let pending = owners.filter { owner in
             guard let key = owner.objectID.primaryKey, key > 0, owner.context === self else { return false }
             return owner.toMany[relationship.index]?.isFault ?? true
         }
         let destination = model.destination(of: relationship)
-        let destinationTable = SQLiteIdentifier.quote(destination.tableName)
-        let chunkSize = 500
-        for start in stride(from: 0, to: pending.count, by: chunkSize) {
-            let chunk = Array(pending[start..<min(pending.count, start + chunkSize)])
-            let placeholders = Array(repeating: "?", count: chunkSize).joined(separator: ", ")
-            let sql: String
-            switch relationship.storage {
-            case .inverseForeignKey(let column, let order):
-                let owner = SQLiteIdentifier.quote(column)
-                sql =
-                    "SELECT d.\(owner), d.pk, d.ent FROM \(destinationTable) d WHERE d.\(owner) IN (\(placeholders))"
-                    + " ORDER BY d.\(owner), " + (order.map { "d.\(SQLiteIdentifier.quote($0)), " } ?? "") + "d.pk"
-            case .joinTable(let table, let source, let target, let order):
-                sql =
-                    "SELECT j.\(source), d.pk, d.ent FROM \(SQLiteIdentifier.quote(table)) j"
-                    + " JOIN \(destinationTable) d ON d.pk = j.\(target) WHERE j.\(source) IN (\(placeholders))"
-                    + " ORDER BY j.\(source), " + (order.map { "j.\($0), " } ?? "") + "d.pk"
-            case .foreignKey, .transient:
-                return
-            }
+        let table = SQLiteIdentifier.quote(destination.tableName)
+        let rowLayout = FetchRowLayout(entity: destination, model: model, layouts: layouts)
+        let columns = fillingRows ? rowLayout.columns.joined(separator: ", ") : "t0.pk, t0.ent"
+        let placeholders = Array(repeating: "?", count: Self.prefetchChunkSize).joined(separator: ", ")
+        let sql: String
+        switch relationship.storage {
+        case .inverseForeignKey(let column, let order):
+            let owner = "t0.\(SQLiteIdentifier.quote(column))"
+            sql =
+                "SELECT \(owner), \(columns) FROM \(table) t0 WHERE \(owner) IN (\(placeholders))"
+                + " ORDER BY \(owner), " + (order.map { "t0.\(SQLiteIdentifier.quote($0)), " } ?? "") + "t0.pk"
+        case .joinTable(let joinTable, let source, let target, let order):
+            let owner = "j.\(SQLiteIdentifier.quote(source))"
+            sql =
+                "SELECT \(owner), \(columns) FROM \(SQLiteIdentifier.quote(joinTable)) j"
+                + " JOIN \(table) t0 ON t0.pk = j.\(SQLiteIdentifier.quote(target)) WHERE \(owner) IN (\(placeholders))"
+                + " ORDER BY \(owner), " + (order.map { "j.\(SQLiteIdentifier.quote($0)), " } ?? "") + "t0.pk"
+        case .foreignKey, .transient:
+            return []
+        }
+        for start in stride(from: 0, to: pending.count, by: Self.prefetchChunkSize) {
+            let chunk = Array(pending[start..<min(pending.count, start + Self.prefetchChunkSize)])
             var members: [Int64: [ManagedObject]] = [:]
             try PersistentStore.sqlite(store.location.description) {
                 let statement = try connection.cachedStatement(sql)
                 defer { statement.reset() }
-                for index in 0..<chunkSize {
-                    let owner = chunk[min(index, chunk.count - 1)]
-                    statement.bind(owner.objectID.key, at: Int32(index + 1))
+                for index in 0..<Self.prefetchChunkSize {
+                    statement.bind(chunk[min(index, chunk.count - 1)].objectID.key, at: Int32(index + 1))
                 }
                 while try statement.step() {
                     let kind = entity(storeID: statement.int64(2)) ?? destination
-                    members[statement.int64(0), default: []].append(
-                        registeredObject(entity: kind, key: statement.int64(1)))
+                    let member = registeredObject(entity: kind, key: statement.int64(1))
+                    if fillingRows, member.isFault, let mapping = rowLayout.mappings[kind.index] {
+                        fill(member, from: statement, mapping: mapping.shifted(by: 1), layout: layouts[kind.index])
+                    }
+                    members[statement.int64(0), default: []].append(member)
                 }
             }
             for owner in chunk {
                 let state = try toManyState(of: owner, relationship, load: false)
                 if state.isFault {
                     state.load(stored: members[owner.objectID.key] ?? [])
+                }
+            }
+        }
+        return try owners.flatMap { try $0.relatedObjects(at: relationship.index) }
+    }
+
+    /// Loads the rows of `objects` (faults with permanent IDs) with one query per root table
+    /// and chunk of 500.
+    private func fillRows(of objects: [ManagedObject]) throws {
+        let stored = objects.filter { $0.objectID.primaryKey != nil && $0.context === self }
+        for (root, group) in Dictionary(grouping: stored, by: { $0.entity.rootIndex }).sorted(by: { $0.key < $1.key }) {
+            let entity = model.entities[root]
+            let rowLayout = FetchRowLayout(entity: entity, model: model, layouts: layouts)
+            let placeholders = Array(repeating: "?", count: Self.prefetchChunkSize).joined(separator: ", ")
+            let sql =
+                "SELECT \(rowLayout.columns.joined(separator: ", ")) FROM \(SQLiteIdentifier.quote(entity.tableName)) t0"
+                + " WHERE t0.pk IN (\(placeholders))"
+            for start in stride(from: 0, to: group.count, by: Self.prefetchChunkSize) {
+                let chunk = group[start..<min(group.count, start + Self.prefetchChunkSize)]
+                try PersistentStore.sqlite(store.location.description) {
+                    let statement = try connection.cachedStatement(sql)
+                    defer { statement.reset() }
+                    for index in 0..<Self.prefetchChunkSize {
+                        let object = chunk[chunk.startIndex + min(index, chunk.count - 1)]
+                        statement.bind(object.objectID.key, at: Int32(index + 1))
+                    }
+                    while try statement.step() {
+                        let kind = self.entity(storeID: statement.int64(1)) ?? entity
+                        let object = registeredObject(entity: kind, key: statement.int64(0))
+                        if object.isFault, let mapping = rowLayout.mappings[kind.index] {
+                            fill(object, from: statement, mapping: mapping, layout: layouts[kind.index])
+                        }
+                    }
                 }
             }
         }
