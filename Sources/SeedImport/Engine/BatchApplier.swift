@@ -37,21 +37,22 @@ final class BatchApplier {
         let mapping = prepared.mapping
         var object: ManagedObject
         if let key = prepared.key, let lookup = mapping.keyLookup, let existing = resolver.object(lookup, key) {
-            switch mapping.onConflict {
-            case .keep:
-                if existing.isInserted { break }
-                matched[ObjectIdentifier(existing)] = existing
-                return existing
-            case .fail:
-                throw RecordError(
-                    position: prepared.position, field: mapping.keyAttributes.first?.field?.text,
-                    value: key.description,
-                    message: "\(mapping.entity.name) with key \(key) already exists (onConflict: fail)")
-            case .update:
-                break
-            }
             object = existing
-            if !existing.isInserted { matched[ObjectIdentifier(existing)] = existing }
+            // A destination created for a reference takes its own record's values, whatever the policy.
+            if !resolver.fillPlaceholder(lookup, key) {
+                if !existing.isInserted { matched[ObjectIdentifier(existing)] = existing }
+                switch mapping.onConflict {
+                case .keep:
+                    return existing
+                case .fail:
+                    throw RecordError(
+                        position: prepared.position, field: mapping.keyAttributes.first?.field?.text,
+                        value: key.description,
+                        message: "\(mapping.entity.name) with key \(key) already exists (onConflict: fail)")
+                case .update:
+                    break
+                }
+            }
         } else {
             object = try context.insert(mapping.entity)
             if let key = prepared.key, let lookup = mapping.keyLookup { resolver.register(object, lookup, key) }
@@ -115,6 +116,7 @@ final class BatchApplier {
             try destination.setValue(part, at: slot)
         }
         resolver.register(destination, reference.lookup, key)
+        resolver.markPlaceholder(reference.lookup, key)
         return destination
     }
 

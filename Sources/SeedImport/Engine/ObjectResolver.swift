@@ -21,6 +21,9 @@ final class ObjectResolver {
     /// rather than a whole ObjectID, since this index is the one structure that grows with the input.
     private var index: [LookupID: [KeyValue: RowReference]] = [:]
     private var batch: [LookupID: [KeyValue: ManagedObject]] = [:]
+    /// Keys of destinations this run created for references (`missing: create`) whose own
+    /// record has not come yet: when it comes, it fills them whatever the conflict policy.
+    private var placeholders: [LookupID: Set<KeyValue>] = [:]
     private static let chunkSize = 256
 
     init(context: ObjectContext, usesMemoryIndex: Bool) {
@@ -62,6 +65,17 @@ final class ObjectResolver {
         for (lookup, keys) in rows {
             index[lookup, default: [:]].merge(keys) { _, new in new }
         }
+    }
+
+    /// Notes that the run created the destination with `key` for a reference.
+    func markPlaceholder(_ lookup: LookupID, _ key: KeyValue) {
+        placeholders[lookup, default: []].insert(key)
+    }
+
+    /// Whether `key` names a destination the run created for a reference and no record filled
+    /// yet; from now on it counts as filled.
+    func fillPlaceholder(_ lookup: LookupID, _ key: KeyValue) -> Bool {
+        placeholders[lookup]?.remove(key) != nil
     }
 
     /// Records that `object` now has `key` (it was just inserted).

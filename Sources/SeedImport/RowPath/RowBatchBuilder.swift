@@ -3,7 +3,8 @@
 // run's key index (or created, or set aside for the deferred pass), nested records built
 // recursively — the same outcome as applying the records to objects, without the objects.
 // Invariants: a record either adds its row and links whole or is refused with a RecordError
-// (destinations it created stay, as they would with objects); nothing here touches the store.
+// (destinations it created stay, as they would with objects); nothing here touches the store
+// (the run's key index only learns which created destinations records filled).
 import GraphStore
 import RecordReaders
 
@@ -45,13 +46,16 @@ struct RowBatchBuilder {
     @discardableResult
     mutating func add(_ object: PreparedObject, to batch: inout RowBatch) throws -> Int64 {
         let mapping = object.mapping
-        // The only rows of the batch a record's key can name are destinations its references
-        // created (``admits(_:resolver:)`` sent every other case to the object path).
-        let filled = object.key.flatMap { key in mapping.keyLookup.flatMap { batch.keys[$0]?[key] } }
-        if filled != nil, mapping.onConflict == .fail, let key = object.key {
-            throw RecordError(
-                position: object.position, field: mapping.keyAttributes.first?.field?.text, value: key.description,
-                message: "\(mapping.entity.name) with key \(key) already exists (onConflict: fail)")
+        // The only rows of the batch a record's key can name are destinations references created
+        // (``admits(_:resolver:)`` sent every other case to the object path): the record fills
+        // them, whatever the conflict policy.
+        let filled = object.key.flatMap { key in
+            mapping.keyLookup.flatMap { lookup in
+                batch.keys[lookup]?[key].map { row in
+                    _ = resolver.fillPlaceholder(lookup, key)
+                    return row
+                }
+            }
         }
         var row = filled.flatMap { batch.rowIndex[$0].map { batch.rows[$0] } } ?? newRow(of: mapping.entity)
         for (slot, value) in object.values { row.values[slot] = value }
@@ -138,6 +142,7 @@ struct RowBatchBuilder {
         for (slot, part) in zip(reference.lookup.slots, key.parts) { row.values[slot] = part }
         try check(row, position: reference.position, field: reference.field)
         batch.keys[reference.lookup, default: [:]][key] = row.row
+        resolver.markPlaceholder(reference.lookup, key)
         store(row, in: &batch)
         return row.row
     }
