@@ -34,6 +34,14 @@ public struct FetchRequest: Sendable {
     public var includesPendingChanges: Bool
     /// Whether fetched objects start as faults (their values loaded on first access).
     public var returnsObjectsAsFaults: Bool
+    /// For dictionary results: the key paths and named aggregates each dictionary holds.
+    public var propertiesToFetch: [FetchProperty]
+    /// For dictionary results: the key paths whose values form the groups aggregates run over.
+    public var propertiesToGroupBy: [String]
+    /// For grouped dictionary results: which groups to keep, over group key paths and aggregate names.
+    public var havingPredicate: FetchPredicate?
+    /// For dictionary results: whether equal dictionaries appear once.
+    public var returnsDistinctResults: Bool
 
     /// A request for `entityName` objects matching `predicate`, ordered by `sortDescriptors`.
     public init(entityName: String, predicate: FetchPredicate? = nil, sortDescriptors: [FetchSortDescriptor] = []) {
@@ -48,5 +56,9 @@ public struct FetchRequest: Sendable {
         self.relationshipKeyPathsForPrefetching = []
         self.includesPendingChanges = true
         self.returnsObjectsAsFaults = false
+        self.propertiesToFetch = []
+        self.propertiesToGroupBy = []
+        self.havingPredicate = nil
+        self.returnsDistinctResults = false
     }
 }

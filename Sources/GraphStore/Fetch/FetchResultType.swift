@@ -13,4 +13,7 @@ public enum FetchResultType: Sendable, Hashable {
     case objectIDs
     /// The number of matching objects.
     case count
+    /// One dictionary per row of ``FetchRequest/propertiesToFetch`` (grouped, distinct),
+    /// through ``ObjectContext/fetchDictionaries(_:)``.
+    case dictionaries
 }

@@ -32,6 +32,8 @@ struct FetchQueryBuilder {
     private let joins: [String]
     /// How many of `joins` the predicate needs (a count needs no others).
     private let predicateJoinCount: Int
+    /// The columns, grouping and HAVING of a dictionary fetch; nil without `propertiesToFetch`.
+    let dictionaryPlan: DictionaryPlan?
 
     /// Checks `request` against `model` and prepares its SQL.
     ///
@@ -59,6 +61,8 @@ struct FetchQueryBuilder {
         }
         self.conditions = conditions
         self.predicateJoinCount = translator.resolver.joins.count
+        self.dictionaryPlan =
+            request.propertiesToFetch.isEmpty ? nil : try DictionaryPlan(request: request, translator: &translator)
         self.orderTerms =
             try request.sortDescriptors.map { try Self.orderTerm($0, resolver: &translator.resolver) }
             + ["\(Self.rootAlias).pk"]
@@ -75,7 +79,9 @@ struct FetchQueryBuilder {
 
     /// One `ORDER BY` term: the attribute column (a Decimal cast to REAL, text folded when the
     /// descriptor has options), `DESC` when descending.
-    private static func orderTerm(_ descriptor: FetchSortDescriptor, resolver: inout SQLKeyPathResolver) throws -> String {
+    private static func orderTerm(_ descriptor: FetchSortDescriptor, resolver: inout SQLKeyPathResolver) throws
+        -> String
+    {
         guard case .attribute(let attribute, let column) = try resolver.resolve(descriptor.keyPath) else {
             throw FetchError.unsupportedKeyPath(
                 entity: resolver.entity.name, keyPath: descriptor.keyPath, reason: "a sort key must be an attribute")
@@ -102,6 +108,27 @@ struct FetchQueryBuilder {
         query.append(fromAndWhere(joinCount: joins.count))
         query.append(" ORDER BY " + orderTerms.joined(separator: ", "))
         if applyingLimit { query.append(limitClause) }
+        return query
+    }
+
+    /// `SELECT [DISTINCT] columns FROM … [WHERE …] [GROUP BY … [HAVING …]] [ORDER BY …] [LIMIT ? OFFSET ?]`
+    /// for a dictionary fetch; rows come in primary-key order when neither grouped nor distinct.
+    ///
+    /// - Throws: ``FetchError/invalidRequest(_:)`` when the request has no properties to fetch.
+    func dictionaryQuery() throws -> SQLQuery {
+        guard let plan = dictionaryPlan else { throw FetchError.invalidRequest("no properties to fetch") }
+        let distinct = request.returnsDistinctResults ? "DISTINCT " : ""
+        var query = SQLQuery("SELECT \(distinct)" + plan.columns.map(\.sql).joined(separator: ", "))
+        query.append(fromAndWhere(joinCount: joins.count))
+        if !plan.groupTerms.isEmpty { query.append(" GROUP BY " + plan.groupTerms.joined(separator: ", ")) }
+        if let having = plan.having {
+            query.append(" HAVING ")
+            query.append(having)
+        }
+        let rowsAreObjects = plan.groupTerms.isEmpty && !request.returnsDistinctResults
+        let order = rowsAreObjects ? orderTerms : Array(orderTerms.dropLast())
+        if !order.isEmpty { query.append(" ORDER BY " + order.joined(separator: ", ")) }
+        query.append(limitClause)
         return query
     }
 

@@ -54,6 +54,7 @@ extension PredicateSQLTranslator {
     /// A key path from the fetched object (`variable` nil) or from a subquery's member: a column,
     /// or a collection operator's scalar subquery.
     mutating func keyPathOperand(_ path: String, from variable: String?) throws -> Operand {
+        if variable == nil, let named = namedExpressions[path] { return named }
         let keys = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         let description = try displayName(of: path, from: variable)
         if let operatorIndex = keys.firstIndex(where: { $0.first == "@" }) {

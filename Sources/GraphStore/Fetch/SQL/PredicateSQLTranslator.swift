@@ -28,6 +28,8 @@ struct PredicateSQLTranslator {
     var scopes: [String: MemberScope] = [:]
     /// How many subqueries have been written (their aliases are s1, s2, …).
     var subqueryCount = 0
+    /// Names that stand for computed values (a dictionary fetch's aggregates, for HAVING).
+    var namedExpressions: [String: Operand] = [:]
 
     init(resolver: SQLKeyPathResolver) {
         self.resolver = resolver
