@@ -104,7 +104,6 @@ struct PlanFileDecoder {
         guard let file, let entity else { return nil }
         source.file = file
         source.entity = entity
-        source.mapping.entity = entity
         return source
     }
 

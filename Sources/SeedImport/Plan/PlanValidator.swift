@@ -126,11 +126,6 @@ struct PlanCheck {
                 "cannot tell the format of '\(source.file)' from its extension: give format: (csv, tsv, json, ndjson or xml)",
                 at: PlanKeyPath.child(path, "file"))
         }
-        if source.entity != source.mapping.entity {
-            report(
-                "the source's entity '\(source.entity)' and its mapping's entity '\(source.mapping.entity)' differ",
-                at: PlanKeyPath.child(path, "entity"))
-        }
         if checksFiles {
             checkFile(of: source, format: format, at: path)
         }

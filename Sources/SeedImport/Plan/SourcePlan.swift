@@ -18,8 +18,6 @@ public struct SourcePlan: Sendable, Hashable {
     public var csv: CSVPlanOptions?
     /// Which records to read: a JSON path (`items[*]`) or an XML element path (`catalog/item`).
     public var records: String?
-    /// The entity each record becomes.
-    public var entity: String
     /// The mapping of the records (attributes, relationships, key, conflict policy).
     public var mapping: RecordMapping
 
@@ -30,8 +28,13 @@ public struct SourcePlan: Sendable, Hashable {
     ) {
         self.file = file
         self.format = format
-        self.entity = entity
         self.mapping = RecordMapping(entity: entity, key: key, onConflict: onConflict)
+    }
+
+    /// The entity each record becomes (the mapping's).
+    public var entity: String {
+        get { mapping.entity }
+        set { mapping.entity = newValue }
     }
 
     /// The unique key.

@@ -377,14 +377,13 @@ struct PlanValidatorTests {
     @Test func validatesPlansBuiltInSwift() {
         var items = SourcePlan(file: "items.csv", entity: "Item", key: ["sku"])
         items.relationships = ["unit": RelationshipMapping(field: "unit", members: .replace)]
-        var lists = SourcePlan(file: "lists.csv", entity: "List")
-        lists.mapping.entity = "ShoppingList"
+        let lists = SourcePlan(file: "lists.csv", entity: "ShoppingLists")
         let plan = ImportPlan(batchSize: 0, sources: [items, lists], baseDirectory: planFixtures)
         #expect(
             PlanValidator().validate(plan, model: catalogModel).map(\.description) == [
                 "batchSize: batchSize must be at least 1, not 0",
                 "sources[0].relationships.unit.members: members applies to to-many relationships; 'unit' is a to-one",
-                "sources[1].entity: the source's entity 'List' and its mapping's entity 'ShoppingList' differ",
+                "sources[1].entity: unknown entity 'ShoppingLists'; did you mean 'ShoppingList'?",
             ])
     }
 
