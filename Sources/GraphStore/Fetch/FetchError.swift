@@ -28,6 +28,8 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
     case unsubstitutedVariable(String)
     /// A request setting out of range, such as a negative fetch offset.
     case invalidRequest(String)
+    /// The model has no fetch-request template of this name.
+    case unknownTemplate(String)
 
     /// A one-line explanation.
     public var description: String {
@@ -49,6 +51,8 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
             "no value for the variable $\(name)"
         case .invalidRequest(let reason):
             "invalid fetch request: \(reason)"
+        case .unknownTemplate(let name):
+            "no fetch request template \"\(name)\" in the model"
         }
     }
 }
