@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "DeepCopy", targets: ["DeepCopy"]),
         .library(name: "SeedKit", targets: ["SeedKit"]),
         .executable(name: "seedkit", targets: ["seedkit"]),
+        .plugin(name: "SeedKitPlugin", targets: ["SeedKitPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -79,6 +80,13 @@ let package = Package(
                 "DeepCopy",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+
+        // Builds an app's seed store at build time from its plan (docs/FirstLaunch.md).
+        .plugin(
+            name: "SeedKitPlugin",
+            capability: .buildTool(),
+            dependencies: ["seedkit"]
         ),
 
         // A seeded mutation fuzzer for the record readers (see docs/Fuzzing.md).
