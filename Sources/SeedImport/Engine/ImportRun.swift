@@ -163,16 +163,16 @@ final class ImportRun {
         readerOptions.csv = source.csv.map(Self.csvOptions)
         let queue = RecordBatchQueue(
             source: .file(path), format: source.format, options: readerOptions, batchSize: batchSize, skip: skip,
-            fields: mapping.topLevelFields)
+            mapping: mapping)
         defer { queue.cancel() }
         var resolved = mapping
         var recordsDone = skip
         loop: while true {
             switch queue.next() {
-            case .fields(let fields):
-                resolved = mapping.resolving(fields)
+            case .mapping(let mapping):
+                resolved = mapping
             case .batch(let batch):
-                let prepared = try prepare(batch.records, mapping: resolved)
+                let prepared = try accept(batch.records, entity: resolved.entity.name)
                 recordsDone += batch.records.count
                 checkpoint = ImportCheckpoint(
                     run: runID, source: index, records: recordsDone, batches: checkpoint.batches + 1)
@@ -194,17 +194,15 @@ final class ImportRun {
         checkpoint = ImportCheckpoint(run: runID, source: index + 1, records: 0, batches: checkpoint.batches)
     }
 
-    /// Coerces a batch's records, refusing the ones that do not fit.
-    private func prepare(_ records: [Record], mapping: CompiledMapping) throws -> [(PreparedObject, Record)] {
-        let preparer = RecordPreparer()
+    /// Counts a batch's records and refuses the ones that did not fit their mapping.
+    private func accept(_ records: [PreparedRecord], entity: String) throws -> [(PreparedObject, Record)] {
         var prepared: [(PreparedObject, Record)] = []
         prepared.reserveCapacity(records.count)
-        for record in records {
+        for item in records {
             report.records += 1
-            do {
-                prepared.append((try preparer.prepare(record, mapping: mapping), record))
-            } catch {
-                try reject(error, record: record, entity: mapping.entity.name)
+            switch item.prepared {
+            case .success(let object): prepared.append((object, item.record))
+            case .failure(let error): try reject(error, record: item.record, entity: entity)
             }
         }
         return prepared

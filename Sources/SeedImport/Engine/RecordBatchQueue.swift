@@ -1,24 +1,32 @@
-// Parsing overlapped with writing (DESIGN §2): a reader thread fills batches of records into a
-// small bounded queue that the writing thread drains.
+// Parsing overlapped with writing (DESIGN §2): a reader thread reads records and prepares them
+// (field access and coercion, which never touch a context) into batches in a small bounded
+// queue that the writing thread drains.
 // Invariants: at most `capacity` batches wait in the queue (memory stays bounded); the reader
-// thread owns its RecordReader (it never crosses threads), only Sendable records do; the queue
-// always ends with `.end` or `.failure`, after every record read before the failure.
+// thread owns its RecordReader (it never crosses threads), only Sendable records and prepared
+// values do; the queue always ends with `.end` or `.failure`, after every record read before
+// the failure.
 import Dispatch
 import Foundation
 import RecordReaders
 import Synchronization
 
-/// A batch of records, with the reader's progress after reading them.
+/// A record and what preparing it gave: its values, or why it does not fit.
+struct PreparedRecord: Sendable {
+    let record: Record
+    let prepared: Result<PreparedObject, RecordError>
+}
+
+/// A batch of prepared records, with the reader's progress after reading them.
 struct RecordBatch: Sendable {
-    let records: [Record]
+    let records: [PreparedRecord]
     let bytesConsumed: Int
 }
 
-/// Reads a source on its own thread and hands out batches.
+/// Reads and prepares a source's records on its own thread and hands out batches.
 final class RecordBatchQueue: Sendable {
     enum Element: Sendable {
-        /// The requested field paths, resolved against the source (CSV header names become columns).
-        case fields([FieldPath])
+        /// The mapping with its field paths resolved against the source (CSV header names become columns).
+        case mapping(CompiledMapping)
         case batch(RecordBatch)
         case end
         case failure(RecordReaderError)
@@ -30,17 +38,18 @@ final class RecordBatchQueue: Sendable {
     private let capacity: Int
     private let cancelled = Atomic<Bool>(false)
 
-    /// Starts reading `source` in batches of `batchSize`, skipping the first `skip` records;
-    /// the first element is `.fields` with `fields` resolved against the source.
+    /// Starts reading `source` in batches of `batchSize`, skipping the first `skip` records and
+    /// preparing the others for `mapping`; the first element is `.mapping` with `mapping`'s
+    /// fields resolved against the source.
     init(
         source: InputSource, format: RecordFormat?, options: ReaderOptions, batchSize: Int, skip: Int,
-        fields: [FieldPath], capacity: Int = 2
+        mapping: CompiledMapping, capacity: Int = 2
     ) {
         self.capacity = capacity
         self.free = DispatchSemaphore(value: capacity)
         let thread = Thread { [self] in
             self.produce(
-                source: source, format: format, options: options, batchSize: batchSize, skip: skip, fields: fields)
+                source: source, format: format, options: options, batchSize: batchSize, skip: skip, mapping: mapping)
         }
         thread.name = "seedkit.reader"
         thread.stackSize = 4 << 20
@@ -71,18 +80,21 @@ final class RecordBatchQueue: Sendable {
 
     private func produce(
         source: InputSource, format: RecordFormat?, options: ReaderOptions, batchSize: Int, skip: Int,
-        fields: [FieldPath]
+        mapping: CompiledMapping
     ) {
-        var records: [Record] = []
+        let preparer = RecordPreparer()
+        var resolvedMapping = mapping
+        var records: [PreparedRecord] = []
         records.reserveCapacity(batchSize)
         var bytesConsumed = 0
         do throws(RecordReaderError) {
             var reader = try RecordReaderFactory.open(source, format: format, options: options)
             var resolved: [FieldPath] = []
-            for field in fields {
+            for field in mapping.topLevelFields {
                 resolved.append(try reader.resolve(field))
             }
-            guard put(.fields(resolved)) else { return }
+            resolvedMapping = mapping.resolving(resolved)
+            guard put(.mapping(resolvedMapping)) else { return }
             var skipped = 0
             while let record = try reader.next() {
                 bytesConsumed = reader.bytesConsumed
@@ -90,7 +102,13 @@ final class RecordBatchQueue: Sendable {
                     skipped += 1
                     continue
                 }
-                records.append(record)
+                let prepared: Result<PreparedObject, RecordError>
+                do {
+                    prepared = .success(try preparer.prepare(record, mapping: resolvedMapping))
+                } catch {
+                    prepared = .failure(error)
+                }
+                records.append(PreparedRecord(record: record, prepared: prepared))
                 if records.count == batchSize {
                     guard put(.batch(RecordBatch(records: records, bytesConsumed: reader.bytesConsumed))) else {
                         return

@@ -57,7 +57,7 @@ struct CompiledRelationship {
 }
 
 /// A mapping from records to objects of one entity.
-final class CompiledMapping {
+final class CompiledMapping: Sendable {
     /// The entity records become.
     let entity: Entity
     /// The key lookup, when the mapping has a key.
