@@ -22,13 +22,14 @@ public struct CSVReader: RecordReader {
     let limits: ReaderLimits
     /// The field count every row must have (header's, or the first row's).
     var expectedFieldCount: Int?
-    var columns: CSVColumns?
+    /// The context of the next record: file, record number and header.
+    var context: RecordContext
     var isFinished = false
     /// Records returned so far.
     public private(set) var recordsRead = 0
 
     /// The header's column names (empty without a header).
-    public var columnNames: [String] { columns?.names ?? [] }
+    public var columnNames: [String] { context.columns?.names ?? [] }
     /// Bytes consumed so far.
     public var bytesConsumed: Int { input.offset }
     /// The input's name.
@@ -42,6 +43,7 @@ public struct CSVReader: RecordReader {
         input = try ByteInput(source, chunkSize: options.chunkSize)
         self.dialect = dialect
         limits = options.limits
+        context = RecordContext(file: source.name, recordNumber: 0)
         try skipByteOrderMark()
         if dialect.hasHeader { try readHeader() }
     }
@@ -71,12 +73,12 @@ public struct CSVReader: RecordReader {
     private mutating func readHeader() throws(RecordReaderError) {
         builder.prepareForWriting()
         guard try readRow(recordNumber: 0) else {
-            columns = CSVColumns(names: [])
+            context.columns = CSVColumns(names: [])
             return
         }
-        let storage = builder.finish(context: RecordContext(file: input.name, recordNumber: 0))
+        let storage = builder.finish(context: context)
         let names = Record(storage: storage).fields.map(\.string)
-        columns = CSVColumns(names: names)
+        context.columns = CSVColumns(names: names)
         expectedFieldCount = names.count
     }
 
@@ -84,8 +86,13 @@ public struct CSVReader: RecordReader {
     public mutating func next() throws(RecordReaderError) -> Record? {
         guard !isFinished else { return nil }
         builder.prepareForWriting()
+        context.recordNumber = recordsRead + 1
+        if let storage = readRowInWindow() {
+            recordsRead += 1
+            return Record(storage: storage)
+        }
         do {
-            guard try readRow(recordNumber: recordsRead + 1) else {
+            guard try readRow(recordNumber: context.recordNumber) else {
                 isFinished = true
                 return nil
             }
@@ -95,14 +102,13 @@ public struct CSVReader: RecordReader {
             throw error
         }
         recordsRead += 1
-        let context = RecordContext(file: input.name, recordNumber: recordsRead, columns: columns)
         return Record(storage: builder.finish(context: context))
     }
 
     /// Resolves a header name (the whole path text) to its column index.
     public func resolve(_ path: FieldPath) throws(RecordReaderError) -> FieldPath {
         if path.columnIndex != nil { return path }
-        guard let columns, !columns.names.isEmpty else {
+        guard let columns = context.columns, !columns.names.isEmpty else {
             throw RecordReaderError(
                 .configuration, "no header row: name columns as #1, #2, … (not \"\(path.text)\")",
                 file: input.name)

@@ -199,16 +199,20 @@ extension CSVReader {
             line: end.line, column: end.column, byteOffset: end.offset, recordNumber: recordNumber)
     }
 
-    /// Rejects a row with ill-formed UTF-8, pointing at the bad byte (exact in unquoted fields,
-    /// the field's start in quoted ones).
+    /// Rejects a row with a field of ill-formed UTF-8, pointing at the bad byte (exact in
+    /// unquoted fields, the field's start in quoted ones). Fields are checked one by one: the
+    /// two halves of a sequence split by a delimiter are two bad fields, not one character.
     private func checkUTF8(recordNumber: Int) throws(RecordReaderError) {
-        guard
-            let bad = builder.withBytes({ UTF8Validation.firstInvalidIndex(in: $0) })
-        else { return }
-        for index in 1..<builder.nodeCount
-        where Int(builder.nodes[index].valueStart) + Int(builder.nodes[index].valueCount) > bad {
+        for index in 1..<builder.nodeCount {
             let field = builder.nodes[index]
-            let shift = field.flags & Node.quotedFlag == 0 ? bad - Int(field.valueStart) : 0
+            let start = Int(field.valueStart)
+            guard
+                let bad = builder.withBytes({
+                    UTF8Validation.firstInvalidIndex(
+                        in: UnsafeBufferPointer(rebasing: $0[start..<start + Int(field.valueCount)]))
+                })
+            else { continue }
+            let shift = field.flags & Node.quotedFlag == 0 ? bad : 0
             throw RecordReaderError(
                 .encoding, "invalid UTF-8", file: input.name, line: Int(field.line),
                 column: Int(field.column) + shift, byteOffset: field.offset + shift,

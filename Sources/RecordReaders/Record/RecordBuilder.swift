@@ -2,7 +2,9 @@
 //
 // Bytes and nodes go into raw buffers (a plain memcpy per append, no per-call Array
 // overhead); `finish` copies them into one RecordStorage allocation and empties the scratch,
-// keeping its capacity. The buffers belong to a ScratchMemory object; the builder caches
+// keeping its capacity. The storage of the previous record is kept and refilled instead of
+// allocating a new one when no record refers to it any more (a consumer that drops each
+// record before asking for the next pays no allocation per record). The buffers belong to a ScratchMemory object; the builder caches
 // their addresses. A reader calls `prepareForWriting` at the start of every call that may
 // write (its `next`, its header read): the builder then becomes the memory's only owner
 // (cloning it if a copy of the reader shares it), and stays so for the whole call because
@@ -40,6 +42,8 @@ struct RecordBuilder {
     /// The nodes appended so far: `nodes[0 ..< nodeCount]` (elements may be updated in place).
     private(set) var nodes: UnsafeMutablePointer<Node>
     private(set) var nodeCount = 0
+    /// The storage last handed out, refilled by `store` once it is ours alone again.
+    private var recycled: RecordStorage?
 
     init() {
         bytes = memory.bytes
@@ -115,10 +119,27 @@ struct RecordBuilder {
 
     /// Copies the record out into an immutable storage and clears the scratch.
     mutating func finish(context: RecordContext) -> RecordStorage {
-        let storage = RecordStorage.make(
-            nodes: UnsafeBufferPointer(start: nodes, count: nodeCount),
-            bytes: UnsafeBufferPointer(start: bytes, count: byteCount), context: context)
+        let storage = store(
+            bytes: UnsafeBufferPointer(start: bytes, count: byteCount),
+            moreBytes: UnsafeBufferPointer(start: nil, count: 0), context: context)
         reset()
+        return storage
+    }
+
+    /// A storage holding the nodes appended so far with `bytes` followed by `moreBytes` (see
+    /// `RecordStorage.make`): the previous one refilled when nothing else refers to it, else
+    /// a new one. The scratch is left as it is.
+    mutating func store(
+        bytes: UnsafeBufferPointer<UInt8>, moreBytes: UnsafeBufferPointer<UInt8>, context: RecordContext
+    ) -> RecordStorage {
+        let nodes = UnsafeBufferPointer(start: nodes, count: nodeCount)
+        if isKnownUniquelyReferenced(&recycled), let storage = recycled,
+            storage.refill(nodes: nodes, bytes: bytes, moreBytes: moreBytes, context: context)
+        {
+            return storage
+        }
+        let storage = RecordStorage.make(nodes: nodes, bytes: bytes, moreBytes: moreBytes, context: context)
+        recycled = storage
         return storage
     }
 

@@ -3,9 +3,11 @@
 // One allocation per record: a ManagedBuffer whose header holds the counts and the record's
 // context, and whose tail holds the node table followed by the byte buffer that all names
 // and values point into (see Node.swift).
-// Invariant: never mutated after `make` returns, so it is shared freely across threads.
-// ManagedBuffer cannot be Sendable, so records hold it through SharedStorage, whose
-// `@unchecked Sendable` rests on that immutability.
+// Invariant: never mutated while a record (or value) refers to it, so it is shared freely
+// across threads. The one mutation is `refill`, by the builder that made it and only while that
+// builder holds its only reference (RecordBuilder.store), exactly as a copy-on-write Array
+// reuses its buffer. ManagedBuffer cannot be Sendable, so records hold it through
+// SharedStorage, whose `@unchecked Sendable` rests on that immutability.
 
 #if canImport(Glibc)
     import Glibc
@@ -35,19 +37,32 @@ struct RecordContext: Sendable {
     var pathIndex: Int = -1
     /// CSV header names, shared by all records of a reader.
     var columns: CSVColumns? = nil
+
+    /// Becomes `other`, leaving the file name, path prefix and columns in place when they are
+    /// already equal (so refilling a reader's storage costs no reference counting).
+    mutating func replace(with other: RecordContext) {
+        if file != other.file { file = other.file }
+        recordNumber = other.recordNumber
+        pathStyle = other.pathStyle
+        if pathPrefix != other.pathPrefix { pathPrefix = other.pathPrefix }
+        pathIndex = other.pathIndex
+        if columns !== other.columns { columns = other.columns }
+    }
 }
 
-/// A RecordStorage reference that crosses threads: the storage is never mutated after it is
-/// made (RecordBuilder.finish), so concurrent reads are safe.
+/// A RecordStorage reference that crosses threads: the storage is never mutated while a
+/// record refers to it (RecordBuilder.store), so concurrent reads are safe.
 struct SharedStorage: @unchecked Sendable {
     let storage: RecordStorage
 }
 
 /// The header of a record's storage.
 struct RecordHeader {
-    let nodeCount: Int
-    let byteCount: Int
-    let context: RecordContext
+    /// The elements the storage has room for.
+    let slots: Int
+    var nodeCount: Int
+    var byteCount: Int
+    var context: RecordContext
 }
 
 /// A read-only view of a record's node table.
@@ -64,23 +79,59 @@ struct NodeTable {
 
 /// The nodes, bytes and context of one record, in one allocation.
 final class RecordStorage: ManagedBuffer<RecordHeader, Node> {
-    /// Copies `nodes` and `bytes` into a new storage.
+    /// Copies `nodes` and the bytes of `bytes` followed by those of `moreBytes` into a new
+    /// storage (node ranges index the two as one buffer).
     static func make(
-        nodes: UnsafeBufferPointer<Node>, bytes: UnsafeBufferPointer<UInt8>, context: RecordContext
+        nodes: UnsafeBufferPointer<Node>, bytes: UnsafeBufferPointer<UInt8>,
+        moreBytes: UnsafeBufferPointer<UInt8>, context: RecordContext
     ) -> RecordStorage {
-        let stride = MemoryLayout<Node>.stride
-        let slots = nodes.count + (bytes.count + stride - 1) / stride
-        let buffer = create(minimumCapacity: max(slots, 1)) { _ in
-            RecordHeader(nodeCount: nodes.count, byteCount: bytes.count, context: context)
+        let byteCount = bytes.count + moreBytes.count
+        let slots = max(slotCount(nodes: nodes.count, bytes: byteCount), 1)
+        let buffer = create(minimumCapacity: slots) { _ in
+            RecordHeader(slots: slots, nodeCount: nodes.count, byteCount: byteCount, context: context)
         }
         let storage = unsafeDowncast(buffer, to: RecordStorage.self)
-        storage.withUnsafeMutablePointerToElements { elements in
+        storage.copy(nodes: nodes, bytes: bytes, moreBytes: moreBytes)
+        return storage
+    }
+
+    /// Replaces the contents with those `make` would give, if they fit; `false` (unchanged)
+    /// otherwise. Only for the holder of the only reference (see the invariant above).
+    func refill(
+        nodes: UnsafeBufferPointer<Node>, bytes: UnsafeBufferPointer<UInt8>,
+        moreBytes: UnsafeBufferPointer<UInt8>, context: RecordContext
+    ) -> Bool {
+        let byteCount = bytes.count + moreBytes.count
+        let fits = withUnsafeMutablePointerToHeader { header in
+            guard RecordStorage.slotCount(nodes: nodes.count, bytes: byteCount) <= header.pointee.slots else {
+                return false
+            }
+            header.pointee.nodeCount = nodes.count
+            header.pointee.byteCount = byteCount
+            header.pointee.context.replace(with: context)
+            return true
+        }
+        if fits { copy(nodes: nodes, bytes: bytes, moreBytes: moreBytes) }
+        return fits
+    }
+
+    /// The elements holding `nodes` nodes followed by `bytes` bytes.
+    private static func slotCount(nodes: Int, bytes: Int) -> Int {
+        let stride = MemoryLayout<Node>.stride
+        return nodes + (bytes + stride - 1) / stride
+    }
+
+    private func copy(
+        nodes: UnsafeBufferPointer<Node>, bytes: UnsafeBufferPointer<UInt8>, moreBytes: UnsafeBufferPointer<UInt8>
+    ) {
+        withUnsafeMutablePointerToElements { elements in
             if let source = nodes.baseAddress { elements.initialize(from: source, count: nodes.count) }
-            if let source = bytes.baseAddress {
-                UnsafeMutableRawPointer(elements + nodes.count).copyMemory(from: source, byteCount: bytes.count)
+            let destination = UnsafeMutableRawPointer(elements + nodes.count)
+            if let source = bytes.baseAddress { destination.copyMemory(from: source, byteCount: bytes.count) }
+            if let source = moreBytes.baseAddress {
+                (destination + bytes.count).copyMemory(from: source, byteCount: moreBytes.count)
             }
         }
-        return storage
     }
 
     /// The record's context.
