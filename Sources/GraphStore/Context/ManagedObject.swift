@@ -47,6 +47,8 @@ public final class ManagedObject {
     var snapshot: (values: [AttributeValue?], toOne: [ManagedObject?])?
     /// Relationship slots of ordered to-many relationships whose order changed since the last save.
     var reorderedRelationships: Set<Int> = []
+    /// Fetched properties already evaluated, by name (until the object is refreshed).
+    var fetchedValues: [String: [ManagedObject]] = [:]
 
     init(entity: Entity, objectID: ObjectID, context: ObjectContext, isFault: Bool) {
         self.entity = entity
@@ -201,6 +203,7 @@ public final class ManagedObject {
         toOneLoaded = []
         toMany = []
         snapshot = nil
+        fetchedValues = [:]
         context = nil
         isFault = true  // any later access finds no context and reports it
     }
@@ -214,6 +217,7 @@ public final class ManagedObject {
         toMany = Array(repeating: nil, count: toMany.count)
         snapshot = nil
         reorderedRelationships = []
+        fetchedValues = [:]
     }
 }
 

@@ -219,6 +219,7 @@ public final class ObjectContext {
     /// kept and reapplied over the freshly loaded values.
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) throws {
         guard object.context === self, !object.isInserted else { return }
+        object.fetchedValues = [:]
         guard mergeChanges, object.isUpdated, let snapshot = object.snapshot else {
             if object.isUpdated { object.isUpdated = false }
             turnIntoFault(object)

@@ -53,6 +53,8 @@ public struct EntityDescription: Sendable, Hashable {
     public var indexes: [IndexDescription]
     /// Free-form annotations; they never affect the store or the hash.
     public var userInfo: [String: String]
+    /// Fetched properties declared on this entity; they never affect the store or the hash.
+    public var fetchedProperties: [FetchedPropertyDescription] = []
 
     /// Declares an entity with no properties yet.
     public init(

@@ -110,6 +110,13 @@ public struct EntityBuilder {
         declaration.indexes.append(IndexDescription(name: name, elements: elements))
     }
 
+    /// Adds a fetched property: the `entity` objects matching `predicate`, where
+    /// `$FETCH_SOURCE` is the object it is read on.
+    public mutating func fetchedProperty(_ name: String, _ entity: String, predicate: String) {
+        declaration.fetchedProperties.append(
+            FetchedPropertyDescription(name: name, entity: entity, predicateFormat: predicate))
+    }
+
     /// Sets an annotation on the entity.
     public mutating func userInfo(_ key: String, _ value: String) {
         declaration.userInfo[key] = value

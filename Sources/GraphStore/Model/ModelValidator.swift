@@ -30,6 +30,7 @@ struct ModelValidator {
         checkTableNames()
         checkColumns()
         checkTemplates()
+        checkFetchedProperties()
         return problems
     }
 
@@ -290,6 +291,20 @@ struct ModelValidator {
             }
             if byName[template.entity] == nil {
                 report(nil, nil, "fetch request template '\(template.name)' names unknown entity '\(template.entity)'")
+            }
+        }
+    }
+
+    private mutating func checkFetchedProperties() {
+        for entity in entities {
+            let taken = Set(entity.attributes.map(\.name) + entity.relationships.map(\.name))
+            for property in entity.fetchedProperties {
+                if taken.contains(property.name) {
+                    report(entity.name, property.name, "fetched property clashes with an attribute or relationship")
+                }
+                if byName[property.entity] == nil {
+                    report(entity.name, property.name, "fetched property names unknown entity '\(property.entity)'")
+                }
             }
         }
     }

@@ -69,7 +69,8 @@ struct XcodeModelContents {
                 for constraint in child.children(named: "uniquenessConstraint") {
                     readUniquenessConstraint(constraint, into: &entity)
                 }
-            default: break  // <userInfo> (read above), <fetchedProperty>, and anything newer
+            case "fetchedProperty": readFetchedProperty(child, into: &entity)
+            default: break  // <userInfo> (read above), and anything newer
             }
         }
         entities.append(entity)
@@ -174,6 +175,20 @@ struct XcodeModelContents {
     }
 
     // MARK: - Fetch request templates
+
+    /// `<fetchedProperty name="…"><fetchRequest entity="…" predicateString="…"/></fetchedProperty>`.
+    private mutating func readFetchedProperty(_ element: XcodeModelElement, into entity: inout EntityDescription) {
+        guard let name = requiredName(of: element, entity: entity.name) else { return }
+        remember(element, entity: entity.name, property: name)
+        guard let request = element.children(named: "fetchRequest").first, let destination = nonEmpty(request["entity"])
+        else {
+            return report(element, message: "fetched property '\(name)' names no entity")
+        }
+        entity.fetchedProperties.append(
+            FetchedPropertyDescription(
+                name: name, entity: destination,
+                predicateFormat: nonEmpty(request["predicateString"]) ?? "TRUEPREDICATE"))
+    }
 
     private mutating func readTemplate(_ element: XcodeModelElement) {
         guard let name = requiredName(of: element, entity: nil) else { return }

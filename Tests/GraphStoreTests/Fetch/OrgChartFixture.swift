@@ -18,13 +18,15 @@ struct OrgChartFixture {
     let context: ObjectContext
 
     /// The model, with the templates `PeopleOlderThan` (`age > $AGE`) and `MembersOf`
-    /// (`ANY projects.name == $PROJECT`).
+    /// (`ANY projects.name == $PROJECT`), and the fetched property `Organization.seniors`
+    /// (its people aged 40 or more).
     static func makeModel() throws -> ObjectModel {
         try ModelBuilder("OrgChart")
             .entity("Organization") { org in
                 org.attribute("name", .string, optional: false)
                 org.toMany("people", "Person", inverse: "organization", deleteRule: .cascade)
                 org.toOne("leader", "Person", inverse: "leads")
+                org.fetchedProperty("seniors", "Person", predicate: "organization == $FETCH_SOURCE AND age >= 40")
             }
             .entity("Person") { person in
                 person.attribute("name", .string, optional: false)
