@@ -40,11 +40,11 @@ struct SeedKitPlugin: BuildToolPlugin {
         return String(name.dropLast(suffix.count))
     }
 
-    /// Every regular file under `folder` (model bundles such as `.xcdatamodeld` included), sorted.
+    /// Every regular file under `folder` (inside model bundles such as `.xcdatamodeld` too), sorted.
     static func files(under folder: URL) throws -> [URL] {
         guard
             let walker = FileManager.default.enumerator(
-                at: folder, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
+                at: folder, includingPropertiesForKeys: [.isRegularFileKey])
         else { throw PluginError("cannot read \(folder.path)") }
         var files: [URL] = []
         for case let file as URL in walker

@@ -13,8 +13,8 @@ import Foundation
 
 /// File operations that leave either the old state or the complete new one.
 enum DurableFile {
-    /// Bytes per read/write of a copy (and per progress update).
-    static let chunkSize = 1 << 20
+    /// Bytes per chunk of a copy (and per progress update).
+    static let chunkSize = 8 << 20
 
     /// Copies `source` to `destination` (created or truncated) in chunks; `progress(copied, total,
     /// chunk)` runs after each chunk and may throw to stop the copy. With `sync`, the copy is
@@ -33,16 +33,11 @@ enum DurableFile {
         guard output >= 0 else { throw failure("cannot create", destination) }
         do {
             defer { close(output) }
-            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
-            defer { buffer.deallocate() }
             var copied = 0
             var chunk = 0
-            while true {
-                let count = read(input, buffer.baseAddress, chunkSize)
-                if count < 0 && errno == EINTR { continue }
-                guard count >= 0 else { throw failure("cannot read", source) }
-                if count == 0 { break }
-                try writeAll(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), to: output, path: destination)
+            while case let count = try copyChunk(from: input, to: output, source: source, destination: destination),
+                count > 0
+            {
                 copied += count
                 chunk += 1
                 try progress(copied, total, chunk)
@@ -51,6 +46,31 @@ enum DurableFile {
         } catch {
             unlink(destination)
             throw error
+        }
+    }
+
+    /// Copies up to one chunk from `input`'s position to `output`'s, in the kernel where it can
+    /// (Linux `sendfile`), else through a buffer; returns the bytes copied (0 at the end).
+    private static func copyChunk(from input: Int32, to output: Int32, source: String, destination: String) throws
+        -> Int
+    {
+        #if os(Linux)
+            while true {
+                let count = sendfile(output, input, nil, chunkSize)
+                if count >= 0 { return count }
+                if errno == EINTR { continue }
+                if errno == EINVAL || errno == ENOSYS { break }  // not for these files: copy through a buffer
+                throw failure("cannot copy \(source) to", destination)
+            }
+        #endif
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let count = read(input, buffer.baseAddress, chunkSize)
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { throw failure("cannot read", source) }
+            try writeAll(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), to: output, path: destination)
+            return count
         }
     }
 
