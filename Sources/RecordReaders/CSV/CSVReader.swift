@@ -1,7 +1,8 @@
 // CSVReader: RFC 4180 CSV and TSV records, streamed from a chunked input.
 //
-// Each row becomes one record: a `.row` node followed by one `.field` leaf per column, the
-// unquoted field bytes appended to the record's byte buffer. The header (when present) is
+// Each row becomes one record: a `.row` node followed by one `.field` leaf per column whose
+// value is a range of the record's byte buffer (a row inside the input window is read in one
+// pass by CSVWindowRow, any other by CSVRowScanner; both give the same record). The header (when present) is
 // read when the reader opens, so `resolve` can turn column names into indexes before the
 // first record. Invariants: a returned row has exactly the header's (or the first row's)
 // field count unless ragged rows are allowed; every field is valid UTF-8; blank lines are

@@ -1,4 +1,6 @@
-// CSVRowScanner: the hot loop of CSVReader — scans one row into the record builder.
+// CSVRowScanner: the byte-exact path of CSVReader — scans one row into the record builder.
+// It reads the header, the rows the in-window fast path (CSVWindowRow) leaves to it, and
+// every row with an error, so it alone words errors.
 //
 // Unquoted fields are copied span by span between stop bytes (delimiter, quote, CR, LF)
 // found eight bytes at a time (ByteScanner); quoted fields are copied between quotes, a doubled quote
