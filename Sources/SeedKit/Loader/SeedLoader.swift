@@ -20,8 +20,7 @@ import SeedImport
 /// Prepares the user's store at app start-up from the seed the app ships with.
 ///
 /// ```swift
-/// let loader = SeedLoader(seed: .store(bundle.path(forResource: "Seed", ofType: "sqlite")!),
-///                         store: supportDirectory + "/App.sqlite")
+/// let loader = SeedLoader(seed: .store(bundledSeedPath), store: supportDirectory + "/App.sqlite")
 /// Task { for await step in loader.progress { show(step.phase, step.fraction) } }
 /// switch try await loader.prepare() {
 /// case .merged(let version, let report): print("seed \(version): \(report.summary)")
