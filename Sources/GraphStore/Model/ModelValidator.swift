@@ -297,10 +297,10 @@ struct ModelValidator {
 
     private mutating func checkFetchedProperties() {
         for entity in entities {
-            let taken = Set(entity.attributes.map(\.name) + entity.relationships.map(\.name))
+            var taken = Set(entity.attributes.map(\.name) + entity.relationships.map(\.name))
             for property in entity.fetchedProperties {
-                if taken.contains(property.name) {
-                    report(entity.name, property.name, "fetched property clashes with an attribute or relationship")
+                if !taken.insert(property.name).inserted {
+                    report(entity.name, property.name, "fetched property clashes with another property")
                 }
                 if byName[property.entity] == nil {
                     report(entity.name, property.name, "fetched property names unknown entity '\(property.entity)'")

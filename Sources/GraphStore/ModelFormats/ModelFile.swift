@@ -41,6 +41,8 @@ public struct ModelFile: Codable, Sendable, Hashable {
         public var indexes: [String: [String]]?
         /// Annotations.
         public var userInfo: [String: String]?
+        /// Fetched properties by name: the entity fetched and a predicate using `$FETCH_SOURCE`.
+        public var fetched: [String: FetchRequestEntry]?
     }
 
     /// An attribute entry: a bare type name (`string`) or an object with options.

@@ -57,6 +57,13 @@ extension ModelFile.EntityEntry {
                     (index.name, index.elements.map { $0.ascending ? $0.property : "\($0.property) desc" })
                 }, uniquingKeysWith: { first, _ in first })
         userInfo = declaration.userInfo.isEmpty ? nil : declaration.userInfo
+        fetched =
+            declaration.fetchedProperties.isEmpty
+            ? nil
+            : Dictionary(
+                declaration.fetchedProperties.map {
+                    ($0.name, ModelFile.FetchRequestEntry(entity: $0.entity, predicate: $0.predicateFormat))
+                }, uniquingKeysWith: { first, _ in first })
     }
 
     func declaration(named name: String, problems: inout [ModelProblem]) -> EntityDescription {
@@ -82,6 +89,9 @@ extension ModelFile.EntityEntry {
                 })
         }
         declaration.userInfo = userInfo ?? [:]
+        declaration.fetchedProperties = (fetched ?? [:]).sorted { $0.key < $1.key }.map {
+            FetchedPropertyDescription(name: $0.key, entity: $0.value.entity, predicateFormat: $0.value.predicate)
+        }
         return declaration
     }
 }

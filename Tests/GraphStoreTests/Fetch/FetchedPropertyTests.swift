@@ -1,4 +1,4 @@
-// Fetched properties: declared in the Swift builder or read from Xcode's <fetchedProperty>,
+// Fetched properties: declared in the Swift builder, model files or Xcode's <fetchedProperty>,
 // evaluated with $FETCH_SOURCE on first read, cached until the object is refreshed.
 import Foundation
 import Testing
@@ -33,6 +33,24 @@ import Testing
                 a.fetchedProperty("name", "Nowhere", predicate: "TRUEPREDICATE")
             }.build()
         }
+        #expect(throws: ModelError.self) {
+            try ModelBuilder("Twice").entity("A") { a in
+                a.fetchedProperty("all", "A", predicate: "TRUEPREDICATE")
+                a.fetchedProperty("all", "A", predicate: "FALSEPREDICATE")
+            }.build()
+        }
+        // Model files (and the model JSON every store embeds) keep them; the hash ignores them.
+        let model = try OrgChartFixture.makeModel()
+        let reread = try ModelFile(model).objectModel()
+        #expect(reread.entity(named: "Organization")?.declaration.fetchedProperties.map(\.name) == ["seniors"])
+        let stripped = try ObjectModel(
+            name: model.name,
+            entities: model.entityDescriptions.map { entity in
+                var entity = entity
+                entity.fetchedProperties = []
+                return entity
+            })
+        #expect(stripped.versionHash == model.versionHash)
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/XcodeModels/Library.xcdatamodel")
         let publisher = try #require(try XcodeModelReader.readModel(at: url).entity(named: "Publisher"))
