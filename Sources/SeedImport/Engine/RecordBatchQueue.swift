@@ -43,7 +43,7 @@ final class RecordBatchQueue: Sendable {
     /// fields resolved against the source.
     init(
         source: InputSource, format: RecordFormat?, options: ReaderOptions, batchSize: Int, skip: Int,
-        mapping: CompiledMapping, capacity: Int = 2
+        mapping: CompiledMapping, capacity: Int = 1
     ) {
         self.capacity = capacity
         self.free = DispatchSemaphore(value: capacity)

@@ -42,8 +42,9 @@ enum RelationshipSource {
     case nested(CompiledMapping)
 }
 
-/// One relationship of a compiled mapping.
-struct CompiledRelationship {
+/// One relationship of a compiled mapping (a shared instance: every prepared reference of every
+/// record points to it rather than holding a copy).
+final class CompiledRelationship: Sendable {
     /// The mapping's plan key path (`sources[0].relationships.unit`): its id in checkpoints.
     let id: String
     /// The relationship (its slot is `relationship.index`).
@@ -54,6 +55,14 @@ struct CompiledRelationship {
     let source: RelationshipSource
     /// Add to or replace the members of a to-many of an existing object.
     let members: MembersPolicy
+
+    init(id: String, relationship: Relationship, field: FieldPath, source: RelationshipSource, members: MembersPolicy) {
+        self.id = id
+        self.relationship = relationship
+        self.field = field
+        self.source = source
+        self.members = members
+    }
 }
 
 /// A mapping from records to objects of one entity.
