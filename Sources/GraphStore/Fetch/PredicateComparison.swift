@@ -29,3 +29,23 @@ public struct PredicateComparison: Sendable, Hashable {
         self.options = options
     }
 }
+
+extension PredicateComparison {
+    /// `ANY path == x` for `x IN path` and `path CONTAINS x`: how membership in a to-many reads
+    /// when `path` ends at one (evaluation and SQL check that it does); nil for other shapes.
+    var membershipQuantifier: PredicateComparison? {
+        guard modifier == .direct else { return nil }
+        let (collection, element): (FetchExpression, FetchExpression)
+        switch comparisonOperator {
+        case .in: (collection, element) = (rhs, lhs)
+        case .contains: (collection, element) = (lhs, rhs)
+        default: return nil
+        }
+        switch collection {
+        case .keyPath(let path) where path != FetchExpression.selfKeyPath && !path.contains("@"): break
+        case .member(.variable, let path) where !path.contains("@"): break
+        default: return nil
+        }
+        return PredicateComparison(collection, .equalTo, element, modifier: .any)
+    }
+}

@@ -10,9 +10,9 @@ import Testing
     /// Checks that the fetch and the evaluator both select exactly `expected`.
     private func expect(
         _ fixture: OrgChartFixture, in entity: String = "Person", _ format: String, _ expected: [String],
-        sourceLocation: SourceLocation = #_sourceLocation
+        arguments: [any PredicateArgument] = [], sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
-        let predicate = try FetchPredicate(format: format)
+        let predicate = try FetchPredicate(format: format, argumentArray: arguments)
         let fetched = try fixture.names(FetchRequest(entityName: entity, predicate: predicate))
         #expect(fetched == expected, "SQL: \(format)", sourceLocation: sourceLocation)
         #expect(
@@ -74,6 +74,20 @@ import Testing
         try expect(
             fixture, "SUBQUERY(employees, $e, SUBQUERY($e.employees, $g, $g.age < 30).@count > 0).@count > 0", ["Ada"])
         try expect(fixture, "SUBQUERY(employees, $e, ANY $e.projects.budget > 200).@count == 1", ["Ada", "Cal", "Fay"])
+    }
+
+    @Test func membershipInAToMany() throws {
+        let fixture = try OrgChartFixture()
+        let bea = try fixture.object(named: "Bea").objectID
+        let dee = try fixture.object(named: "Dee").objectID
+        try expect(fixture, "%@ IN employees", ["Ada"], arguments: [bea])
+        try expect(fixture, "employees CONTAINS %@", ["Cal"], arguments: [dee])
+        try expect(fixture, "NOT %@ IN employees", ["Bea", "Cal", "Dee", "Fay", "Gus", "Hal", "Éli"], arguments: [bea])
+        try expect(fixture, in: "Project", "%@ IN members", ["Apollo", "Borealis"], arguments: [dee])
+        try expect(
+            fixture, "SUBQUERY(employees, $e, %@ IN $e.projects).@count > 0", ["Ada", "Cal", "Fay"],
+            arguments: [try fixture.object("Project", named: "Borealis").objectID])
+        try expect(fixture, "name CONTAINS 'l' AND name IN {'Cal', 'Bea', 'Éli'}", ["Cal", "Éli"])
     }
 
     @Test func matchesIsAWholeStringRegularExpression() throws {

@@ -131,6 +131,21 @@ extension PredicateEvaluator {
         throw quantifierError(comparison)
     }
 
+    /// Whether a key path (from the object or a variable) ends at a to-many relationship.
+    static func reachesToMany(
+        _ expression: FetchExpression, on subject: any PredicateSubject, bindings: [String: any PredicateSubject]
+    ) throws -> Bool {
+        let reached: PredicateOperand
+        switch expression {
+        case .keyPath(let path): reached = try walk(path, from: .object(subject), subject: subject)
+        case .member(let base, let path):
+            reached = try walk(path, from: try memberBase(base, on: subject, bindings: bindings), subject: subject)
+        default: return false
+        }
+        if case .objects = reached { return true }
+        return false
+    }
+
     private static func quantifierError(_ comparison: PredicateComparison) -> FetchError {
         .invalidComparison(
             "\(comparison.modifier.formatToken) needs a key path through a to-many relationship in \(comparison)")

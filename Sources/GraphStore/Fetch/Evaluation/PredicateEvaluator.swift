@@ -30,6 +30,10 @@ public enum PredicateEvaluator {
             return value
         case .comparison(let comparison) where comparison.modifier != .direct:
             return try quantified(comparison, on: subject, bindings: bindings)
+        case .comparison(let comparison)
+        where try comparison.membershipQuantifier.map({ try reachesToMany($0.lhs, on: subject, bindings: bindings) })
+            ?? false:
+            return try quantified(comparison.membershipQuantifier ?? comparison, on: subject, bindings: bindings)
         case .comparison(let comparison):
             let lhs = try operand(comparison.lhs, on: subject, bindings: bindings)
             let rhs = try operand(comparison.rhs, on: subject, bindings: bindings)

@@ -150,6 +150,19 @@ extension PredicateSQLTranslator {
         return .computed(scope.query(selecting: selection), type: type, description: description)
     }
 
+    /// Whether `expression` is a key path (from the object or a variable) that ends at a
+    /// to-many relationship; checked on a copy, so no join is added.
+    func endsAtToMany(_ expression: FetchExpression?) -> Bool {
+        var probe = self
+        let hop: SQLKeyPathResolver.CollectionHop?
+        switch expression {
+        case .keyPath(let path)?: hop = try? probe.resolving(from: nil) { try $0.collection(path) }
+        case .member(.variable(let name), let path)?: hop = try? probe.resolving(from: name) { try $0.collection(path) }
+        default: hop = nil
+        }
+        return hop?.rest.isEmpty ?? false
+    }
+
     // MARK: - Scopes
 
     /// A new subquery over the members of `hop` (aliases s1, s2, … in the order they are made).

@@ -55,6 +55,8 @@ struct PredicateSQLTranslator {
             return SQLCondition(query: negated, mayBeNull: false)
         case .comparison(let comparison) where comparison.modifier != .direct:
             return try quantified(comparison)
+        case .comparison(let comparison) where endsAtToMany(comparison.membershipQuantifier?.lhs):
+            return try quantified(comparison.membershipQuantifier ?? comparison)
         case .comparison(let comparison):
             return try self.comparison(comparison)
         }
