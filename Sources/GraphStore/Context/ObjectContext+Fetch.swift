@@ -12,7 +12,13 @@ extension ObjectContext {
     ///     entityName: "Item", predicate: try FetchPredicate(format: "price < %@", 5.0),
     ///     sortDescriptors: [FetchSortDescriptor("name")]))
     /// ```
+    ///
+    /// - Throws: ``FetchError`` for a request that does not fit the model, or one whose result
+    ///   type is `.dictionaries` (use ``fetchDictionaries(_:)``).
     public func fetch(_ request: FetchRequest) throws -> [ManagedObject] {
+        guard request.resultType != .dictionaries else {
+            throw FetchError.invalidRequest("dictionary results come from fetchDictionaries(_:)")
+        }
         let results = try matchingObjects(request)
         if !request.relationshipKeyPathsForPrefetching.isEmpty {
             try prefetch(keyPaths: request.relationshipKeyPathsForPrefetching, of: results)

@@ -92,5 +92,6 @@ import Testing
         for bad in [notGrouped, sumOfText, havingAlone, relationship, FetchRequest(entityName: "Person")] {
             #expect(throws: FetchError.self) { try fixture.context.fetchDictionaries(bad) }
         }
+        #expect(throws: FetchError.self) { try fixture.context.fetch(request([.keyPath("name")], sort: [])) }
     }
 }
