@@ -116,7 +116,11 @@ public struct CSVReader: RecordReader {
         }
         guard let index = columns.index(of: path.text) else {
             throw RecordReaderError(
-                .configuration, "no column named \"\(path.text)\" in the header", file: input.name)
+                .configuration,
+                "no column named \"\(path.text)\" in the header (its columns: "
+                    + columns.names.prefix(12).map { "\"\($0)\"" }.joined(separator: ", ")
+                    + (columns.names.count > 12 ? ", …)" : ")"),
+                file: input.name, line: 1, column: 1)
         }
         return FieldPath(text: path.text, steps: [.column(index)])
     }

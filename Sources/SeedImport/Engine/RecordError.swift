@@ -50,9 +50,10 @@ public struct RecordError: Error, Sendable, Hashable, CustomStringConvertible, E
         message = error.reason
     }
 
-    /// `file:line:column (byte B, record R) field F: message`.
+    /// `file:line:column (byte B, record R) field F: message`, or `file: message` for an error
+    /// about the whole file (no line).
     public var description: String {
-        var text = "\(file):\(line):\(column) (byte \(byteOffset), record \(record))"
+        var text = line > 0 ? "\(file):\(line):\(column) (byte \(byteOffset), record \(record))" : file
         if let field { text += " field \(field)" }
         return text + ": " + message
     }

@@ -29,6 +29,16 @@ import Testing
     static let badItems =
         "sku,name,price,quantity\nC-1,One,1.5,1\nC-2,Two,1.5,2\nC-3,Three,12x,3\nC-4,Four,2,99999999999\nC-5,Five,3,5\n"
 
+    @Test func aMissingColumnIsNamedAtTheHeader() async throws {
+        let fixture = try Self.fixture(items: "sku,name,cost\nC-1,One,1.5\n")
+        let failure = try await #require(throws: ImportFailure.self) { try await fixture.run("plan.yaml") }
+        #expect(
+            failure.reason.hasSuffix(
+                "items.csv:1:1 (byte 0, record 0): no column named \"price\" in the header (its columns: \"sku\", \"name\", \"cost\")"
+            ))
+        #expect(!FileManager.default.fileExists(atPath: fixture.path("Catalog.sqlite")))
+    }
+
     @Test func abortNamesThePositionAndLeavesNoStore() async throws {
         let fixture = try Self.fixture(items: Self.badItems)
         let failure = try await #require(throws: ImportFailure.self) { try await fixture.run("plan.yaml") }
