@@ -106,6 +106,19 @@ struct CSVReaderTests {
         #expect(throws: RecordReaderError.self) { try noHeader.resolve(path("sku")) }
     }
 
+    @Test func resolvesQuotedHeaderNamesWithPathCharacters() throws {
+        var reader = try CSVReader(
+            .bytes(Array("sku,price [EUR],@tag,\"say \"\"hi\"\"\"\nA,3,x,y\n".utf8), name: "q.csv"))
+        #expect(try reader.resolve(path("\"price [EUR]\"")).columnIndex == 1)
+        #expect(try reader.resolve(path("\"@tag\"")).columnIndex == 2)
+        #expect(try reader.resolve(path("\"say \\\"hi\\\"\"")).columnIndex == 3)
+        let missing = #expect(throws: RecordReaderError.self) { try reader.resolve(path("\"price\"")) }
+        #expect(missing?.line == 1)
+        #expect(missing?.reason.hasPrefix("no column named \"price\" in the header") == true)
+        let record = try #require(try reader.next())
+        #expect(record[try reader.resolve(path("\"price [EUR]\""))]?.string == "3")
+    }
+
     @Test func emptyInputs() throws {
         #expect(try readAll("", format: .csv).isEmpty)
         #expect(try readAll("a,b\n", format: .csv).isEmpty)

@@ -114,10 +114,16 @@ public struct CSVReader: RecordReader {
                 .configuration, "no header row: name columns as #1, #2, … (not \"\(path.text)\")",
                 file: input.name)
         }
-        guard let index = columns.index(of: path.text) else {
+        // A quoted name (`"price [EUR]"`) is one step holding the bare name; other paths are
+        // header names as written (`unit.price` names the column "unit.price").
+        var name = path.text
+        if path.steps.count == 1, case .child(let bytes) = path.steps[0] {
+            name = String(decoding: bytes, as: UTF8.self)
+        }
+        guard let index = columns.index(of: name) else {
             throw RecordReaderError(
                 .configuration,
-                "no column named \"\(path.text)\" in the header (its columns: "
+                "no column named \"\(name)\" in the header (its columns: "
                     + columns.names.prefix(12).map { "\"\($0)\"" }.joined(separator: ", ")
                     + (columns.names.count > 12 ? ", …)" : ")"),
                 file: input.name, line: 1, column: 1)
