@@ -33,7 +33,10 @@ final class ProgressDisplay: Sendable {
             last = step.seconds
             return true
         }) {
-            write("\(step.phase) \(step.source): \(step.records) records, \(rate)/s, \(Int(fraction * 100))%\n")
+            // Phases after reading (references, indexing, done) have no source and no fraction.
+            let subject = step.source.isEmpty ? step.phase : "\(step.phase) \(step.source)"
+            let percent = step.bytesTotal > 0 ? ", \(Int(fraction * 100))%" : ""
+            write("\(subject): \(step.records) records, \(rate)/s\(percent)\n")
         }
     }
 
