@@ -60,11 +60,14 @@ final class ObjectResolver {
         index[lookup]?[key]
     }
 
-    /// Learns the keys of rows written straight to the store (by the row path).
-    func register(rows: [LookupID: [KeyValue: RowReference]]) {
-        for (lookup, keys) in rows {
-            index[lookup, default: [:]].merge(keys) { _, new in new }
-        }
+    /// Learns the key of a row the row path is writing.
+    func register(row: RowReference, _ lookup: LookupID, _ key: KeyValue) {
+        index[lookup, default: [:]][key] = row
+    }
+
+    /// Forgets a key registered for a row that will not be written (its record was refused).
+    func unregister(_ lookup: LookupID, _ key: KeyValue) {
+        index[lookup]?[key] = nil
     }
 
     /// Notes that the run created the destination with `key` for a reference.

@@ -46,7 +46,10 @@ final class RecordBatchQueue: Sendable {
         mapping: CompiledMapping, capacity: Int = 1
     ) {
         self.capacity = capacity
-        self.free = DispatchSemaphore(value: capacity)
+        // Created at zero and raised to `capacity`: libdispatch traps when a semaphore is freed
+        // below its initial value, which a cancelled queue's may be.
+        self.free = DispatchSemaphore(value: 0)
+        for _ in 0..<capacity { free.signal() }
         let thread = Thread { [self] in
             self.produce(
                 source: source, format: format, options: options, batchSize: batchSize, skip: skip, mapping: mapping)

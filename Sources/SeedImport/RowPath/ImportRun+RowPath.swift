@@ -45,7 +45,6 @@ extension ImportRun {
         }
         try context.writeRows(metadata: metadata) { connection in try writer.write(batch, on: connection) }
         deferred += waiting
-        writers.resolver.register(rows: batch.keys)
         for row in batch.rows { report.count(row.entity.name) { $0.inserted += 1 } }
     }
 

@@ -42,12 +42,10 @@ struct PendingDeferral {
 struct RowBatch {
     /// New rows, in creation order.
     var rows: [PendingRow] = []
-    /// The position of each new row in `rows`.
-    var rowIndex: [RowReference: Int] = [:]
+    /// The position in `rows` of each destination created for a reference (a record may fill it).
+    var placeholders: [RowReference: Int] = [:]
     /// Links of to-many relationships.
     var links: [PendingLink] = []
     /// References for the deferred pass.
     var deferrals: [PendingDeferral] = []
-    /// Keys registered by this batch, per lookup.
-    var keys: [LookupID: [KeyValue: RowReference]] = [:]
 }

@@ -3,8 +3,9 @@
 // run's key index (or created, or set aside for the deferred pass), nested records built
 // recursively — the same outcome as applying the records to objects, without the objects.
 // Invariants: a record either adds its row and links whole or is refused with a RecordError
-// (destinations it created stay, as they would with objects); nothing here touches the store
-// (the run's key index only learns which created destinations records filled).
+// (destinations it created stay, as they would with objects). Nothing here touches the store;
+// the run's key index learns the batch's keys as rows are built, which is safe because a batch
+// that fails to write ends the run.
 import GraphStore
 import RecordReaders
 
@@ -41,23 +42,45 @@ struct RowBatchBuilder {
 
     /// Adds `object` (a record) to `batch` and returns its row key.
     ///
-    /// - Throws: ``RecordError`` when the record breaks a rule or its key exists (`fail`); the
-    ///   batch then holds nothing of the record but destinations its references created.
+    /// - Throws: ``RecordError`` when the record breaks a rule; the batch then holds nothing of
+    ///   the record but destinations its references created.
     @discardableResult
     mutating func add(_ object: PreparedObject, to batch: inout RowBatch) throws -> Int64 {
         let mapping = object.mapping
-        // The only rows of the batch a record's key can name are destinations references created
-        // (``admits(_:resolver:)`` sent every other case to the object path): the record fills
-        // them, whatever the conflict policy.
-        let filled = object.key.flatMap { key in
-            mapping.keyLookup.flatMap { lookup in
-                batch.keys[lookup]?[key].map { row in
-                    _ = resolver.fillPlaceholder(lookup, key)
-                    return row
-                }
+        var row: PendingRow
+        var placeholder: Int?
+        if let key = object.key, let lookup = mapping.keyLookup {
+            // The only rows a record's key can name here are destinations references of this batch
+            // created (``admits(_:resolver:)`` sent every other case to the object path): the
+            // record fills them, whatever the conflict policy.
+            if resolver.fillPlaceholder(lookup, key), let existing = resolver.row(lookup, key),
+                let index = batch.placeholders[existing]
+            {
+                placeholder = index
+                row = batch.rows[index]
+            } else {
+                row = newRow(of: mapping.entity)
+                // Known before its references resolve, so a record can refer to itself.
+                resolver.register(row: row.row, lookup, key)
             }
+        } else {
+            row = newRow(of: mapping.entity)
         }
-        var row = filled.flatMap { batch.rowIndex[$0].map { batch.rows[$0] } } ?? newRow(of: mapping.entity)
+        do {
+            try fill(&row, from: object, in: &batch)
+        } catch {
+            if placeholder == nil, let key = object.key, let lookup = mapping.keyLookup {
+                resolver.unregister(lookup, key)
+            }
+            throw error
+        }
+        if let placeholder { batch.rows[placeholder] = row } else { batch.rows.append(row) }
+        return row.row.key
+    }
+
+    /// Sets `row`'s values and relationships from `object`, checking its rules; adds its links and
+    /// deferred references to `batch` only when all of it succeeds.
+    private mutating func fill(_ row: inout PendingRow, from object: PreparedObject, in batch: inout RowBatch) throws {
         for (slot, value) in object.values { row.values[slot] = value }
         try check(row, position: object.position, field: nil)
         var links: [PendingLink] = []
@@ -70,11 +93,8 @@ struct RowBatchBuilder {
             for child in nested.objects { members.append(try add(child, to: &batch)) }
             set(nested.mapping.relationship, of: &row, to: members, links: &links)
         }
-        if let key = object.key, let lookup = mapping.keyLookup { batch.keys[lookup, default: [:]][key] = row.row }
-        store(row, in: &batch)
         batch.links += links
         batch.deferrals += deferrals
-        return row.row.key
     }
 
     // MARK: - Rows
@@ -87,15 +107,6 @@ struct RowBatchBuilder {
             entity: entity, row: RowReference(entityID: entity.storeID, key: key),
             values: entity.attributes.map(\.declaration.defaultValue),
             toOne: Array(repeating: nil, count: entity.relationships.count))
-    }
-
-    private func store(_ row: PendingRow, in batch: inout RowBatch) {
-        if let index = batch.rowIndex[row.row] {
-            batch.rows[index] = row
-        } else {
-            batch.rowIndex[row.row] = batch.rows.count
-            batch.rows.append(row)
-        }
     }
 
     /// Refuses a row that breaks its attributes' rules, as a save would.
@@ -118,7 +129,7 @@ struct RowBatchBuilder {
         var members: [Int64] = []
         var unresolved = false
         for key in reference.keys {
-            if let found = batch.keys[reference.lookup]?[key] ?? resolver.row(reference.lookup, key) {
+            if let found = resolver.row(reference.lookup, key) {
                 members.append(found.key)
             } else if reference.missing == .create {
                 members.append(try createDestination(reference, key, in: &batch).key)
@@ -141,9 +152,10 @@ struct RowBatchBuilder {
         var row = newRow(of: model.entities[reference.lookup.entityIndex])
         for (slot, part) in zip(reference.lookup.slots, key.parts) { row.values[slot] = part }
         try check(row, position: reference.position, field: reference.field)
-        batch.keys[reference.lookup, default: [:]][key] = row.row
+        resolver.register(row: row.row, reference.lookup, key)
         resolver.markPlaceholder(reference.lookup, key)
-        store(row, in: &batch)
+        batch.placeholders[row.row] = batch.rows.count
+        batch.rows.append(row)
         return row.row
     }
 

@@ -79,6 +79,19 @@ import Testing
     }
 
     @Test(arguments: [true, false])
+    func aRecordCanReferToItself(rowPath: Bool) async throws {
+        let fixture = try ImportFixture()
+        try fixture.write("Shop.yaml", Self.model)
+        try fixture.write("categories.csv", "code,title,parent\nC-1,One,C-1\nC-2,Two,C-1\n")
+        try fixture.write("plan.yaml", Self.plan("update"))
+        var options = ImportOptions()
+        options.usesRowPath = rowPath
+        let report = try await fixture.run("plan.yaml", options: options)
+        #expect(report.entities["Category"]?.inserted == 2)
+        #expect(try Self.contents(fixture) == ["C-1|One|C-1", "C-2|Two|C-1"])
+    }
+
+    @Test(arguments: [true, false])
     func failStopsAtTheRepeatedKeyOnly(rowPath: Bool) async throws {
         let (fixture, result) = try await run("fail", rowPath: rowPath)
         guard case .failure(let error) = result, let failure = error as? ImportFailure else {
