@@ -39,10 +39,12 @@ import Testing
         """
     }
 
-    func run(_ policy: String, rowPath: Bool) async throws -> (ImportFixture, Result<ImportReport, Error>) {
+    func run(_ policy: String, rowPath: Bool, categories: String = categories) async throws -> (
+        ImportFixture, Result<ImportReport, Error>
+    ) {
         let fixture = try ImportFixture()
         try fixture.write("Shop.yaml", Self.model)
-        try fixture.write("categories.csv", Self.categories)
+        try fixture.write("categories.csv", categories)
         try fixture.write("plan.yaml", Self.plan(policy))
         var options = ImportOptions()
         options.usesRowPath = rowPath
@@ -80,13 +82,9 @@ import Testing
 
     @Test(arguments: [true, false])
     func aRecordCanReferToItself(rowPath: Bool) async throws {
-        let fixture = try ImportFixture()
-        try fixture.write("Shop.yaml", Self.model)
-        try fixture.write("categories.csv", "code,title,parent\nC-1,One,C-1\nC-2,Two,C-1\n")
-        try fixture.write("plan.yaml", Self.plan("update"))
-        var options = ImportOptions()
-        options.usesRowPath = rowPath
-        let report = try await fixture.run("plan.yaml", options: options)
+        let (fixture, result) = try await run(
+            "update", rowPath: rowPath, categories: "code,title,parent\nC-1,One,C-1\nC-2,Two,C-1\n")
+        let report = try result.get()
         #expect(report.entities["Category"]?.inserted == 2)
         #expect(try Self.contents(fixture) == ["C-1|One|C-1", "C-2|Two|C-1"])
     }
