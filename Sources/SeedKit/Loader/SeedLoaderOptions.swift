@@ -28,8 +28,9 @@ public struct SeedLoaderOptions: Sendable {
     /// or the plan's `batchSize`). Each batch is one transaction; cancellation takes effect
     /// between batches.
     public var batchSize: Int?
-    /// Called on the loading thread with every progress update (keep it short); the same updates
-    /// go to ``SeedLoader/progress``.
+    /// Called with every progress update, on the thread doing the work (for a plan import, on the
+    /// task relaying the importer's progress); keep it short. The same updates go to
+    /// ``SeedLoader/progress``.
     public var onProgress: (@Sendable (SeedLoader.Progress) -> Void)?
 
     /// The defaults: no model check, the seed's own version, user objects kept.
