@@ -8,8 +8,13 @@ import Testing
 @testable import DeepCopy
 
 @Suite struct DeepCopierTests {
-    static func model() throws -> ObjectModel {
-        try ModelBuilder("Shop")
+    /// The shop model; the `variant` is a compatible other model: an extra entity that sorts
+    /// first (so every entity number differs), `Item.origin` with a default, no `Item.photo`.
+    static func model(variant: Bool = false) throws -> ObjectModel {
+        var builder = ModelBuilder("Shop")
+        if variant { builder = builder.entity("Aardvark") { $0.attribute("name", .string) } }
+        return
+            try builder
             .entity("Unit") { unit in
                 unit.attribute("name", .string, optional: false)
                 unit.toMany("items", "Item", inverse: "unit")
@@ -18,7 +23,11 @@ import Testing
             .entity("Item") { item in
                 item.attribute("sku", .string, optional: false)
                 item.attribute("price", .double)
-                item.attribute("photo", .binary)
+                if variant {
+                    item.attribute("origin", .string, default: .string("seed"))
+                } else {
+                    item.attribute("photo", .binary)
+                }
                 item.toOne("unit", "Unit", inverse: "items")
                 item.toMany("tags", "Tag", inverse: "items")
                 item.toMany("lists", "List", inverse: "items")

@@ -8,14 +8,18 @@ import Testing
 
 @Suite struct GroceryDudeMergeTests {
     static let model: ObjectModel? = {
-        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
             .appendingPathComponent("SeedData/GroceryDude/GroceryDude.xcdatamodeld").path
         return try? ModelLoader.load(from: path)
     }()
 
-    static func insertItem(_ context: ObjectContext, _ name: String, unit: String, home: String, quantity: Float) throws {
+    static func insertItem(_ context: ObjectContext, _ name: String, unit: String, home: String, quantity: Float) throws
+    {
         func findOrCreate(_ entity: String, _ key: String, _ value: String) throws -> ManagedObject {
-            if let found = try context.fetch(FetchRequest(entityName: entity, predicate: .key(key) == value)).first { return found }
+            if let found = try context.fetch(FetchRequest(entityName: entity, predicate: .key(key) == value)).first {
+                return found
+            }
             let object = try context.insert(entity)
             try object.set(key, value)
             return object
@@ -31,7 +35,9 @@ import Testing
         let model = try #require(Self.model)
         let seed = try PersistentStore.inMemory(model: model)
         let seeding = try ObjectContext(store: seed)
-        for (name, unit, home) in [("Apples", "kg", "Fruit bowl"), ("Milk", "l", "Fridge"), ("Bread", "loaf", "Pantry")] {
+        for (name, unit, home) in [
+            ("Apples", "kg", "Fruit bowl"), ("Milk", "l", "Fridge"), ("Bread", "loaf", "Pantry"),
+        ] {
             try Self.insertItem(seeding, name, unit: unit, home: home, quantity: 1)
         }
         try seeding.save()
@@ -43,7 +49,9 @@ import Testing
         try mine.save()
 
         var options = DeepCopyOptions()
-        options.keys = ["Item": ["name"], "Unit": ["name"], "LocationAtHome": ["storedIn"], "LocationAtShop": ["aisle"]]
+        options.keys = [
+            "Item": ["name"], "Unit": ["name"], "LocationAtHome": ["storedIn"], "LocationAtShop": ["aisle"],
+        ]
         options.onConflict = .keep
         let report = try DeepCopier(from: seed, to: user, options: options).run()
         #expect(report.entities["Item"]?.copied == 2 && report.entities["Item"]?.matched == 1)
@@ -56,7 +64,10 @@ import Testing
                 + "\(try item.related("unit")?.get("name", as: String.self) ?? "-")|"
                 + "\(try item.related("locationAtHome")?.get("storedIn", as: String.self) ?? "-")"
         }
-        #expect(rows == ["Apples|1.0|kg|Fruit bowl", "Bread|1.0|loaf|Pantry", "Chocolate|2.0|bar|Pantry", "Milk|3.0|l|Fridge"])
+        #expect(
+            rows == [
+                "Apples|1.0|kg|Fruit bowl", "Bread|1.0|loaf|Pantry", "Chocolate|2.0|bar|Pantry", "Milk|3.0|l|Fridge",
+            ])
         #expect(try check.count(for: FetchRequest(entityName: "Unit")) == 4)
         #expect(try check.count(for: FetchRequest(entityName: "LocationAtHome")) == 3)
     }

@@ -1,14 +1,15 @@
 // What a copy does per entity, worked out from both models before anything is written: which
 // entities are copied, by which key they match, which attributes carry over, and which side of
 // each relationship pair is copied.
-// Invariant: a type mismatch between the models is an error here, before the copy writes anything.
+// Invariant: a type, table or storage mismatch between the models is an error here, before the
+// copy writes anything.
 import GraphStore
 
 /// The compatibility check and per-entity decisions of a copy.
 struct CopyPlan {
     let source: ObjectModel
     let target: ObjectModel
-    /// Root entities of the source to page through.
+    /// Root entities of the source whose tables hold objects asked for.
     let roots: [Entity]
     /// Properties the target lacks, reported but skipped.
     let warnings: [String]
@@ -42,6 +43,10 @@ struct CopyPlan {
                 warnings.append("\(name): the target has no such entity; its objects are skipped")
                 continue
             }
+            if copy.tableName != entity.tableName {
+                problems.append(
+                    "\(name) is stored in table \(entity.tableName) in the source but \(copy.tableName) in the target")
+            }
             var names: [String] = []
             for attribute in entity.attributes where !attribute.isTransient {
                 guard let other = copy.attribute(named: attribute.name), !other.isTransient else {
@@ -54,6 +59,12 @@ struct CopyPlan {
                     )
                 }
                 names.append(attribute.name)
+            }
+            for attribute in copy.attributes
+            where !attribute.isTransient && !attribute.isOptional && attribute.declaration.defaultValue == nil
+                && !names.contains(attribute.name)
+            {
+                problems.append("\(name).\(attribute.name) is required in the target, which has no value for it")
             }
             attributeNames[name] = names
             let key = options.keys[name] ?? entity.uniqueConstraints.first
@@ -70,6 +81,10 @@ struct CopyPlan {
                     if target.destination(of: other).name != destination || other.isToMany != relationship.isToMany {
                         problems.append(
                             "\(name).\(relationship.name) points at a different destination or cardinality in the target"
+                        )
+                    } else if other.storage != relationship.storage {
+                        problems.append(
+                            "\(name).\(relationship.name) is stored differently in the target (its order or inverse differ)"
                         )
                     }
                 } else {
@@ -92,6 +107,29 @@ struct CopyPlan {
     /// Whether objects of `entity` are copied (asked for, and the target has the entity).
     func copies(_ entity: Entity) -> Bool { attributeNames[entity.name] != nil }
 
+    /// The source entities of `root`'s table whose objects are copied, in store-ID order.
+    func copiedEntities(in root: Entity) -> [Entity] {
+        root.kindStoreIDs.map { source.entities[Int($0) - 1] }.filter(copies)
+    }
+
+    /// The source entity numbered `storeID` (the `ent` column), if there is one.
+    func sourceEntity(storeID: Int64) -> Entity? {
+        source.entities.indices.contains(Int(storeID) - 1) ? source.entities[Int(storeID) - 1] : nil
+    }
+
+    /// The target's entity for the source's `entity`.
+    func targetEntity(for entity: Entity) -> Entity? { target.entity(named: entity.name) }
+
+    /// Whether a predicate applies to objects of `entity` (given for it or an ancestor).
+    func isFiltered(_ entity: Entity) -> Bool {
+        var current: Entity? = entity
+        while let entity = current {
+            if predicates[entity.name] != nil { return true }
+            current = entity.parentIndex.map { source.entities[$0] }
+        }
+        return false
+    }
+
     /// Whether `object` passes the predicates given for its entity and its ancestors.
     func admits(_ object: ManagedObject) throws -> Bool {
         var current: Entity? = object.entity
@@ -107,39 +145,31 @@ struct CopyPlan {
     /// The key matching `entity`'s objects, if it has one.
     func key(of entity: String) -> [String]? { keys[entity] }
 
+    /// Whether no two source objects of `entity` share a value of its key (a unique constraint
+    /// covers it; keys holding a nil never match anything, so they never collide).
+    func keyIsUnique(_ entity: Entity) -> Bool {
+        guard let key = keys[entity.name] else { return true }
+        return entity.uniqueConstraints.contains { Set($0).isSubset(of: key) }
+    }
+
     /// The attributes copied for `entity`.
     func attributes(of entity: String) -> [String] { attributeNames[entity] ?? [] }
 
     /// The target entity to search for matches: the highest ancestor that still has every key
     /// attribute, so a key shared across sub-entities matches whatever concrete entity holds it.
-    func lookupEntityName(of entity: String) -> String {
-        guard var current = target.entity(named: entity) else { return entity }
+    func lookupEntity(of entity: String) -> Entity? {
+        guard var current = target.entity(named: entity) else { return nil }
         let key = keys[entity] ?? []
-        while let parentIndex = current.parentIndex, key.allSatisfy({ target.entities[parentIndex].attribute(named: $0) != nil }) {
+        while let parentIndex = current.parentIndex,
+            key.allSatisfy({ target.entities[parentIndex].attribute(named: $0) != nil })
+        {
             current = target.entities[parentIndex]
         }
-        return current.name
+        return current
     }
 
-    /// `entity`'s key values as text, for messages.
-    func keyDescription(of object: ManagedObject) throws -> String {
-        guard let key = keys[object.entity.name] else { return object.objectID.description }
-        return try "[" + key.map { try object[$0].map { "\($0)" } ?? "nil" }.joined(separator: ", ") + "]"
-    }
-
-    /// The relationships (by name) of the root's tree whose links this copy writes: one side of
-    /// each pair — the ordered side, else the to-one side, else the first by name — when both ends are copied.
-    func relationshipNames(of root: Entity) -> [String] {
-        var names: [String] = []
-        for entity in source.entities where entity.rootIndex == root.index && copies(entity) {
-            for relationship in entity.relationships where follows(relationship) && !names.contains(relationship.name) {
-                names.append(relationship.name)
-            }
-        }
-        return names
-    }
-
-    /// Whether links of `relationship` are written from its side.
+    /// Whether links of `relationship` are written from its side: one side of each pair — the
+    /// ordered side, else the to-one side, else the first by name — when both ends are copied.
     func follows(_ relationship: Relationship) -> Bool {
         guard !relationship.isTransient, selectedDestination(relationship) else { return false }
         guard let owner = target.entity(named: relationship.declaringEntity),

@@ -1,9 +1,12 @@
-// Deep copy between stores (DESIGN §6): objects first, page by page in key order, matched in
-// the target by key (or copied once each through an identity map), then relationships through
-// the map — to-one, to-many, many-to-many and ordered (order kept; merging appends missing
-// members in source order) — self references and cycles included.
+// Deep copy between stores (DESIGN §6) as set-based SQL: the source is attached read-only to the
+// target context's connection; each root table gets an identity map (matches by key, fresh keys
+// for the rest) before anything is written; then rows are inserted and matched rows updated with
+// INSERT … SELECT / UPDATE … FROM, to-one links remapped through the maps (self references and
+// cycles included), join tables filled through the maps of both ends, and ordered members
+// positioned (order kept; merging appends missing members in source order).
 // Invariants: the source is only read; the whole copy is one run of the target's run journal,
-// so a failure leaves the target as it was; memory holds one page plus the identity map.
+// so a failure leaves the target as it was, and the completion metadata commits with the run's
+// end; memory holds one page of rows plus SQLite's caches (the maps are TEMP tables).
 import Foundation
 import GraphStore
 
@@ -19,9 +22,6 @@ public final class DeepCopier {
     private let source: PersistentStore
     private let target: PersistentStore
     private let options: DeepCopyOptions
-    private var report = CopyReport()
-    /// Source root table → source key → target row (entity store ID, key).
-    private var identity: [String: [Int64: (entityID: Int64, key: Int64)]] = [:]
 
     /// A copier from `source` (read) into `target` (written).
     public init(from source: PersistentStore, to target: PersistentStore, options: DeepCopyOptions = DeepCopyOptions())
@@ -38,156 +38,84 @@ public final class DeepCopier {
     public func run() throws -> CopyReport {
         let started = Date()
         let plan = try CopyPlan(source: source.model, target: target.model, options: options)
-        report.warnings = plan.warnings
-        let sourceContext = try ObjectContext(store: source)
-        let targetContext = try ObjectContext(store: target)
-        let run = try targetContext.beginRun(id: "copy-" + UUID().uuidString)
+        let context = try ObjectContext(store: target)
+        let batches = CopyBatches(context: context, rowsPerBatch: options.batchSize, progress: options.progress)
+        batches.report.warnings = plan.warnings
+        let attachment = SourceAttachment(source: source, batches: batches)
+        let run = try context.beginRun(id: "copy-" + UUID().uuidString)
         do {
-            for root in plan.roots { try copyObjects(of: root, plan: plan, from: sourceContext, to: targetContext) }
-            for root in plan.roots {
-                try copyRelationships(of: root, plan: plan, from: sourceContext, to: targetContext)
-            }
-            try targetContext.finishRun(run, metadata: options.completionMetadata)
+            try attachment.attach()
+            defer { try? attachment.detach() }
+            try batches.useBulkSettings()
+            defer { try? batches.restoreSettings() }
+            try copy(plan: plan, with: batches)
+            try batches.finish(run, metadata: options.completionMetadata)
         } catch {
-            try? targetContext.undoRun(run)
+            try? context.undoRun(run)
             throw error
         }
+        var report = batches.report
         report.seconds = Date().timeIntervalSince(started)
         return report
     }
 
-    // MARK: - Objects
-
-    private func copyObjects(
-        of root: Entity, plan: CopyPlan, from sourceContext: ObjectContext, to targetContext: ObjectContext
-    ) throws {
-        var last: Int64 = 0
-        while case let page = try sourceContext.fetchPage(of: root.name, after: last, limit: options.batchSize),
-            let final = page.last
-        {
-            let selected = try page.filter { try plan.copies($0.entity) && plan.admits($0) }
-            let copied = Set(selected.map(ObjectIdentifier.init))
-            for object in page where plan.isSelected(object.entity) && !copied.contains(ObjectIdentifier(object)) {
-                report.entities[object.entity.name, default: CopyCounts()].skipped += 1
-            }
-            let matches = try findMatches(selected, plan: plan, in: targetContext)
-            var created: [(Int64, ManagedObject)] = []
-            for object in selected {
-                let copy: ManagedObject
-                if let match = matches[ObjectIdentifier(object)] {
-                    report.entities[object.entity.name, default: CopyCounts()].matched += 1
-                    if options.onConflict == .fail {
-                        throw DeepCopyError(
-                            "\(object.entity.name) \(try plan.keyDescription(of: object)) already exists in the target (onConflict: fail)"
-                        )
-                    }
-                    if options.onConflict == .update { try copyAttributes(from: object, to: match, plan: plan) }
-                    report.entities[object.entity.name, default: CopyCounts()][
-                        keyPath: match.hasChanges ? \CopyCounts.updated : \CopyCounts.unchanged] += 1
-                    copy = match
-                } else {
-                    copy = try targetContext.insert(object.entity.name)
-                    try copyAttributes(from: object, to: copy, plan: plan)
-                    report.entities[object.entity.name, default: CopyCounts()].copied += 1
-                }
-                created.append((object.objectID.key, copy))
-            }
-            try targetContext.save()
-            options.progress?(report)
-            for (key, copy) in created {
-                identity[root.tableName, default: [:]][key] = (copy.objectID.entityID, copy.objectID.key)
-            }
-            last = final.objectID.key
-            sourceContext.reset()
-            targetContext.reset()
+    private func copy(plan: CopyPlan, with batches: CopyBatches) throws {
+        let tables = plan.roots.map { RootTable(root: $0, plan: plan) }
+        let links = CopyLinks(plan: plan)
+        if tables.contains(where: { $0.admissions != nil }) {
+            let context = try ObjectContext(store: source)
+            let admitted = AdmittedRows(plan: plan, pageSize: min(options.batchSize, 5000))
+            for table in tables { try admitted.collect(table, from: context, batches: batches) }
         }
-    }
-
-    /// Target objects matching the page's objects by key, one query per entity and chunk.
-    private func findMatches(_ objects: [ManagedObject], plan: CopyPlan, in context: ObjectContext) throws
-        -> [ObjectIdentifier: ManagedObject]
-    {
-        var matches: [ObjectIdentifier: ManagedObject] = [:]
-        for (entityName, group) in Dictionary(grouping: objects, by: { $0.entity.name }).sorted(by: { $0.key < $1.key })
-        {
-            guard let key = plan.key(of: entityName) else { continue }
-            var wanted: [[AttributeValue?]: ManagedObject] = [:]
-            for object in group { wanted[try key.map { try object[$0] }] = object }
-            var predicate: FetchPredicate?
-            for (position, name) in key.enumerated() {
-                let condition = FetchPredicate.key(name).in(Set(wanted.keys.compactMap { $0[position] }))
-                predicate = predicate.map { $0 && condition } ?? condition
+        var maps: [String: IdentityMap] = [:]
+        try batches.scratch { connection in
+            let builder = IdentityMapBuilder(plan: plan, onConflict: options.onConflict)
+            for table in tables {
+                try countSkipped(table, plan: plan, on: connection, batches: batches)
+                guard !table.copied.isEmpty else { continue }
+                maps[table.name] = try builder.build(table, on: connection, batches: batches)
             }
-            var request = FetchRequest(entityName: plan.lookupEntityName(of: entityName), predicate: predicate)
-            request.includesPendingChanges = false
-            for candidate in try context.fetch(request) {
-                if let original = wanted[try key.map { try candidate[$0] }] {
-                    matches[ObjectIdentifier(original)] = candidate
+        }
+        // Same model, everything asked for, every table empty in the target: rows move as they are.
+        let verbatim =
+            options.entities == nil && options.predicates.isEmpty
+            && source.model.versionHash == target.model.versionHash
+            && tables.allSatisfy { maps[$0.name]?.isIdentity ?? false }
+        if !verbatim {
+            try batches.scratch { connection in
+                for link in links.orderedMembers {
+                    try OrderedMemberPositions(link: link, maps: maps).noteMovedMembers(on: connection)
                 }
             }
         }
-        return matches
-    }
-
-    private func copyAttributes(from object: ManagedObject, to copy: ManagedObject, plan: CopyPlan) throws {
-        for name in plan.attributes(of: object.entity.name) {
-            try copy.setValue(try object[name], forKey: name)
+        for table in tables {
+            try RowCopier(
+                table: table, plan: plan, maps: maps, links: links.foreignKeys(on: table.name),
+                onConflict: options.onConflict, verbatim: verbatim
+            ).copy(with: batches)
+        }
+        for link in links.joinTables {
+            try JoinTableCopier(link: link, maps: maps, verbatim: verbatim).copy(with: batches)
+        }
+        for link in links.orderedMembers where !verbatim {
+            try OrderedMemberPositions(link: link, maps: maps).assignPositions(with: batches)
         }
     }
 
-    // MARK: - Relationships
-
-    private func copyRelationships(
-        of root: Entity, plan: CopyPlan, from sourceContext: ObjectContext, to targetContext: ObjectContext
-    ) throws {
-        var last: Int64 = 0
-        while case let page = try sourceContext.fetchPage(of: root.name, after: last, limit: options.batchSize),
-            let final = page.last
-        {
-            let selected = page.filter { plan.copies($0.entity) }
-            // Objects left out by a predicate have no copy: targetObject(for:) gives nil for them.
-            let owners = try selected.map { try targetObject(for: $0, in: targetContext) }
-            try targetContext.load(owners.compactMap { $0 })
-            for relationship in plan.relationshipNames(of: root) {
-                let pairs = zip(selected, owners).filter {
-                    $0.0.entity.relationship(named: relationship).map { plan.follows($0) } ?? false
-                }
-                guard let sample = pairs.first?.0.entity.relationship(named: relationship) else { continue }
-                if sample.isToMany {
-                    try sourceContext.prefetch(relationship, of: pairs.map(\.0))
-                    try targetContext.prefetch(relationship, of: pairs.compactMap(\.1))
-                }
-                for (object, owner) in pairs {
-                    guard let owner else { continue }
-                    try link(object, relationship, to: owner, in: targetContext)
-                }
-            }
-            try targetContext.save()
-            options.progress?(report)
-            last = final.objectID.key
-            sourceContext.reset()
-            targetContext.reset()
-        }
-    }
-
-    private func link(_ object: ManagedObject, _ name: String, to owner: ManagedObject, in context: ObjectContext)
+    /// Counts the source objects asked for but not copied (entity missing in the target, or
+    /// left out by a predicate).
+    private func countSkipped(_ table: RootTable, plan: CopyPlan, on connection: SQLiteConnection, batches: CopyBatches)
         throws
     {
-        guard let relationship = object.entity.relationship(named: name) else { return }
-        if relationship.isToMany {
-            for member in try object.relatedObjects(at: relationship.index) {
-                if let copy = try targetObject(for: member, in: context) { try owner.add(copy, to: name) }
-            }
-        } else if let destination = try object.related(at: relationship.index) {
-            if let copy = try targetObject(for: destination, in: context) { try owner.setRelated(name, to: copy) }
+        let asked = table.root.kindStoreIDs.filter { plan.sourceEntity(storeID: $0).map(plan.isSelected) ?? false }
+        let skipped = try connection.counts(
+            """
+            SELECT s.ent, count(*) FROM \(table.source) AS s
+            WHERE s.ent IN (\(RootTable.list(asked))) AND NOT (\(table.copiedCondition("s"))) GROUP BY s.ent
+            """)
+        for (entityID, count) in skipped {
+            if let entity = plan.sourceEntity(storeID: entityID) { batches.count(count, \.skipped, of: entity) }
         }
-    }
-
-    /// The target object a source object was copied to (nil when it was not copied).
-    private func targetObject(for object: ManagedObject, in context: ObjectContext) throws -> ManagedObject? {
-        let table = source.model.root(of: object.entity).tableName
-        guard let row = identity[table]?[object.objectID.key] else { return nil }
-        return try context.object(with: ObjectID(storeUUID: target.identifier, entityID: row.entityID, key: row.key))
     }
 }
 

@@ -29,8 +29,9 @@ public struct DeepCopyOptions: Sendable {
     public var predicates: [String: FetchPredicate] = [:]
     /// What a matching object does.
     public var onConflict: CopyConflictPolicy = .update
-    /// Objects per saved batch.
-    public var batchSize = 2000
+    /// Source rows per committed batch: each batch is one transaction of set-based SQL. Objects
+    /// of entities with a predicate are evaluated at most 5,000 at a time.
+    public var batchSize = 50_000
     /// Metadata written in the same transaction as the copy's last batch (nil values remove a
     /// key): a marker such as `seed.version` is then set exactly when the copy is complete.
     public var completionMetadata: [String: String?] = [:]

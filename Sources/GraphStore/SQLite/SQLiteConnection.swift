@@ -299,7 +299,7 @@ public final class SQLiteConnection {
     }
 
     /// `name` with every byte outside the URI unreserved set percent-encoded.
-    private static func percentEncoded(_ name: String) -> String {
+    static func percentEncoded(_ name: String) -> String {
         let hex = Array("0123456789ABCDEF".utf8)
         var bytes: [UInt8] = []
         for byte in name.utf8 {

@@ -5,7 +5,8 @@
 // watermark) and installs TEMP triggers on the run's own connection that write undo SQL into
 // `seedkit_undo` whenever the run changes or deletes a row that existed before it (rows above
 // the watermark are the run's own and need no log). Each batch's undo entries commit with the
-// batch, so after a kill the store holds whole batches plus their undo log.
+// batch, so after a kill the store holds whole batches plus their undo log. Tables that were
+// empty get no triggers: every row in them is the run's own.
 // Undo: replay the log newest first, then delete every row above the watermarks (and the join
 // rows that point at them). Finish: forget the log and the marker, in the last batch's transaction.
 // Invariants: at most one run is active per store (its marker is the `run.active` metadata key);
@@ -62,6 +63,9 @@ public struct RunJournal: Sendable, Hashable, Codable {
         for root in model.entities where root.isRoot {
             let table = root.tableName
             let watermark = watermarks[table] ?? 0
+            // A table that was empty has no row the run could change or delete: no trigger (so
+            // bulk INSERT … SELECT into it keeps SQLite's transfer optimization).
+            guard watermark > 0 else { continue }
             let columns = ["ent", "opt"] + schema.columns(ofTableFor: root).map(\.name)
             let quoted = SQLiteIdentifier.quote(table)
             let assignments = columns.map { column in
@@ -83,7 +87,9 @@ public struct RunJournal: Sendable, Hashable, Codable {
                 """)
         }
         for joinTable in schema.joinTables {
-            guard let (sourceTable, destinationTable) = endTables(of: joinTable.name, model: model) else { continue }
+            guard let (sourceTable, destinationTable) = endTables(of: joinTable.name, model: model),
+                (watermarks[sourceTable] ?? 0) > 0, (watermarks[destinationTable] ?? 0) > 0
+            else { continue }
             let quoted = SQLiteIdentifier.quote(joinTable.name)
             let oldWhen =
                 "OLD.src <= \(watermarks[sourceTable] ?? 0) AND OLD.dst <= \(watermarks[destinationTable] ?? 0)"

@@ -1,5 +1,5 @@
 // `seedkit copy --from SRC --to DST [--entities A,B] [--where "Entity: predicate"]…
-// [--on-conflict update|keep|fail] [--json]`: deep copy of object graphs between stores.
+// [--on-conflict update|keep|fail] [--batch-size N] [--json]`: deep copy of object graphs between stores.
 import ArgumentParser
 import DeepCopy
 import Foundation
@@ -29,11 +29,20 @@ struct CopyCommand: ParsableCommand {
         name: .customLong("where"), help: "\"Entity: predicate\" — copy only matching objects of Entity (repeatable).")
     var filters: [String] = []
 
-    @Option(name: .customLong("key"), help: "\"Entity: attr,attr\" — match Entity's objects by these attributes (repeatable; default: its unique constraint).")
+    @Option(
+        name: .customLong("key"),
+        help:
+            "\"Entity: attr,attr\" — match Entity's objects by these attributes (repeatable; default: its unique constraint)."
+    )
     var keys: [String] = []
 
     @Option(name: .customLong("on-conflict"), help: "update, keep or fail when a key matches a target object.")
     var onConflict: CopyConflictPolicy = .update
+
+    @Option(
+        name: .customLong("batch-size"),
+        help: "Source rows per committed batch (default \(DeepCopyOptions().batchSize)).")
+    var batchSize: Int?
 
     @Flag(help: "Print the report as JSON on standard output.")
     var json = false
@@ -45,6 +54,7 @@ struct CopyCommand: ParsableCommand {
         for key in keys where !key.contains(":") {
             throw ValidationError("--key takes \"Entity: attr,attr\", got \"\(key)\"")
         }
+        if let batchSize, batchSize < 1 { throw ValidationError("--batch-size must be at least 1") }
     }
 
     func run() throws {
@@ -58,6 +68,7 @@ struct CopyCommand: ParsableCommand {
             var options = DeepCopyOptions()
             options.entities = entities.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
             options.onConflict = onConflict
+            if let batchSize { options.batchSize = batchSize }
             for filter in filters {
                 let parts = filter.split(separator: ":", maxSplits: 1)
                 let entity = parts[0].trimmingCharacters(in: .whitespaces)

@@ -1,0 +1,137 @@
+// The copy's transactions on the target context: each batch is one committed transaction inside
+// the copy's run (so the run journal can undo it), followed by a progress report; scratch work on
+// TEMP tables runs in a read transaction that takes no write lock; pages split a table's keys
+// into batches of at most `rowsPerBatch` rows. While the batches run, the connection has a larger
+// page cache and commits do not wait for the disk (`synchronous = NORMAL`: a kill loses nothing
+// committed, a power cut at most the last batches, which the run journal undoes with the rest);
+// the last transaction runs at the store's own settings, so a finished copy is as durable as any save.
+// Invariant: every write to the target goes through `commit` (ObjectContext.writeRows).
+import GraphStore
+
+/// Runs a copy's SQL on the target context's connection, batch by batch.
+final class CopyBatches {
+    /// The counts so far, handed to `progress` after every batch.
+    var report = CopyReport()
+    private let context: ObjectContext
+    private let rowsPerBatch: Int
+    private let progress: (@Sendable (CopyReport) -> Void)?
+    /// The connection's settings before the batches (pragma → value), restored for the last one.
+    private var savedSettings: [(String, Int64)] = []
+
+    /// Settings for bulk work: commits that do not wait for the disk, a 64 MB page cache, WAL
+    /// checkpoints every 40 MB rather than every 4 MB.
+    private static let bulkSettings = [
+        ("main.synchronous", "NORMAL"), ("main.cache_size", "-65536"), ("wal_autocheckpoint", "10000"),
+    ]
+
+    init(context: ObjectContext, rowsPerBatch: Int, progress: (@Sendable (CopyReport) -> Void)?) {
+        self.context = context
+        self.rowsPerBatch = max(1, rowsPerBatch)
+        self.progress = progress
+    }
+
+    /// Runs `body` in one committed write transaction, then reports progress.
+    func commit(_ body: (SQLiteConnection) throws -> Void) throws {
+        try context.writeRows(body)
+        progress?(report)
+    }
+
+    /// Runs `body` in one read transaction: for work on TEMP tables that reads both stores.
+    func scratch(_ body: (SQLiteConnection) throws -> Void) throws {
+        try context.readRows { connection in try connection.transaction(.deferred) { try body(connection) } }
+    }
+
+    /// Runs `body` without a transaction (attaching and detaching databases).
+    func outsideTransactions(_ body: (SQLiteConnection) throws -> Void) throws {
+        try context.readRows(body)
+    }
+
+    /// Switches the connection to ``bulkSettings`` until ``restoreSettings()``.
+    func useBulkSettings() throws {
+        try outsideTransactions { connection in
+            for (pragma, value) in Self.bulkSettings {
+                savedSettings.append((pragma, try connection.integer("PRAGMA \(pragma)")))
+                try connection.execute("PRAGMA \(pragma) = \(value)")
+            }
+        }
+    }
+
+    /// Puts back the connection's own settings.
+    func restoreSettings() throws {
+        let saved = savedSettings
+        savedSettings = []
+        try outsideTransactions { connection in
+            for (pragma, value) in saved { try connection.execute("PRAGMA \(pragma) = \(value)") }
+        }
+    }
+
+    /// Commits `metadata` and the end of `run` in one last transaction, at the store's own durability.
+    func finish(_ run: RunJournal, metadata: [String: String?]) throws {
+        try restoreSettings()
+        try context.writeRows(metadata: metadata, finishing: run) { _ in }
+        progress?(report)
+    }
+
+    /// Calls `body` once per page of the values of `column` in `table` (a qualified, quoted name),
+    /// each page in its own batch, with the page's bounds: values above the first, up to the second.
+    func paged(_ table: String, by column: String, _ body: (SQLiteConnection, Int64, Int64) throws -> Void) throws {
+        var lower = Int64.min
+        var finished = false
+        while !finished {
+            try commit { connection in
+                let boundary = try connection.cachedStatement(
+                    "SELECT \(column) FROM \(table) WHERE \(column) > ? ORDER BY \(column) LIMIT 1 OFFSET ?")
+                defer { boundary.reset() }
+                boundary.bind(lower, at: 1)
+                boundary.bind(Int64(rowsPerBatch - 1), at: 2)
+                let upper = try boundary.step() ? boundary.int64(0) : Int64.max
+                boundary.reset()
+                try body(connection, lower, upper)
+                finished = upper == Int64.max
+                lower = upper
+            }
+        }
+    }
+
+    /// Adds `count` to one of `entity`'s counters.
+    func count(_ count: Int, _ counter: WritableKeyPath<CopyCounts, Int>, of entity: Entity) {
+        report.entities[entity.name, default: CopyCounts()][keyPath: counter] += count
+    }
+}
+
+extension SQLiteConnection {
+    /// Runs `sql` with the page bounds bound to `?1` and `?2` and `values` from `?3` on; the
+    /// number of rows it changed.
+    @discardableResult
+    func run(_ sql: String, lower: Int64 = .min, upper: Int64 = .max, values: [AttributeValue] = []) throws -> Int {
+        let statement = try cachedStatement(sql)
+        defer { statement.reset() }
+        if statement.parameterCount >= 2 {
+            statement.bind(lower, at: 1)
+            statement.bind(upper, at: 2)
+        }
+        for (offset, value) in values.enumerated() { statement.bind(value, at: Int32(offset + 3)) }
+        try statement.execute()
+        return changes
+    }
+
+    /// Runs a query of `(ent, count)` rows with the page bounds bound to `?1` and `?2`.
+    func counts(_ sql: String, lower: Int64 = .min, upper: Int64 = .max) throws -> [(entityID: Int64, count: Int)] {
+        let statement = try cachedStatement(sql)
+        defer { statement.reset() }
+        if statement.parameterCount >= 2 {
+            statement.bind(lower, at: 1)
+            statement.bind(upper, at: 2)
+        }
+        var rows: [(Int64, Int)] = []
+        while try statement.step() { rows.append((statement.int64(0), statement.int(1))) }
+        return rows
+    }
+
+    /// The integer the one-row, one-column query `sql` gives (0 for none or NULL).
+    func integer(_ sql: String) throws -> Int64 {
+        let statement = try cachedStatement(sql)
+        defer { statement.reset() }
+        return try statement.step() ? statement.int64(0) : 0
+    }
+}

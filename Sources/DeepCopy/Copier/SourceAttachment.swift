@@ -1,0 +1,33 @@
+// The source store attached read-only to the target context's connection as `src`, so a copy is
+// plain SQL between `src` and `main`; and the clean-up afterwards: the copy's TEMP tables dropped
+// and the source detached (also after a failure).
+// Invariant: the source is attached with `mode=ro`: nothing the copy runs can write to it.
+import GraphStore
+
+/// Attaches a copy's source to the target's connection, and detaches it.
+struct SourceAttachment {
+    let source: PersistentStore
+    let batches: CopyBatches
+
+    /// Attaches the source as `src`.
+    func attach() throws {
+        try batches.outsideTransactions { connection in
+            let attach = try connection.prepare("ATTACH DATABASE ? AS src")
+            attach.bind(text: source.readOnlyURI, at: 1)
+            try attach.execute()
+        }
+    }
+
+    /// Drops the copy's TEMP tables and detaches the source.
+    func detach() throws {
+        try batches.outsideTransactions { connection in
+            let tables = try connection.prepare(
+                "SELECT name FROM sqlite_temp_master WHERE type = 'table' AND name LIKE 'seedkit\\_%' ESCAPE '\\'")
+            var names: [String] = []
+            while try tables.step() { names.append(tables.string(0)) }
+            tables.reset()
+            for name in names { try connection.execute("DROP TABLE temp.\(SQLiteIdentifier.quote(name))") }
+            try connection.execute("DETACH DATABASE src")
+        }
+    }
+}

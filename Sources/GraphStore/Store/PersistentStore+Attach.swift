@@ -1,0 +1,24 @@
+// How another connection reaches this store's database: a `file:` URI for `ATTACH DATABASE`
+// (set-based copies read a source store on the target's own connection).
+// Invariant: the URI opens the database read-only (`mode=ro`), whatever the store's own options.
+import Foundation
+
+extension PersistentStore {
+    /// A `file:` URI that opens this store's database read-only, for `ATTACH DATABASE` on a
+    /// connection of another store (every SeedKit connection accepts URI filenames).
+    ///
+    /// ```swift
+    /// let attach = try connection.prepare("ATTACH DATABASE ? AS src")
+    /// attach.bind(text: seed.readOnlyURI, at: 1)
+    /// try attach.execute()
+    /// ```
+    public var readOnlyURI: String {
+        switch location {
+        case .file(let path):
+            let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+            return "file:" + SQLiteConnection.percentEncoded(absolute) + "?mode=ro"
+        case .memory(let name):
+            return "file:/" + SQLiteConnection.percentEncoded(name) + "?vfs=memdb&mode=ro"
+        }
+    }
+}
