@@ -231,13 +231,15 @@ class Tools:
     xmllint: str | None
 
 
-def build(skip: bool) -> Tools:
-    """Build the release binaries (unless `skip`) and find what each tool can do."""
+def build(skip: bool, build_path: str | None = None) -> Tools:
+    """Build the release binaries (unless `skip`; into `build_path` when given, else SwiftPM's
+    default `.build`) and find what each tool can do."""
+    scratch = ["--scratch-path", build_path] if build_path else []
     if not skip:
         for product in ("seedkit", "seedkit-bench"):
             log(f"building {product} (release)…")
-            run(["swift", "build", "-c", "release", "--product", product])
-    bin_dir = Path(run(["swift", "build", "-c", "release", "--show-bin-path"]).strip())
+            run(["swift", "build", "-c", "release", *scratch, "--product", product])
+    bin_dir = Path(run(["swift", "build", "-c", "release", *scratch, "--show-bin-path"]).strip())
     seedkit, bench = bin_dir / "seedkit", bin_dir / "seedkit-bench"
     for binary in (seedkit, bench):
         if not binary.exists():
@@ -602,11 +604,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1, help="generator seed (default 1)")
     parser.add_argument("--timeout", type=float, default=600, help="seconds before a run is stopped (default 600)")
     parser.add_argument("--no-build", action="store_true", help="use the binaries already built")
+    parser.add_argument("--build-path", help="SwiftPM scratch path to build into / take the binaries from "
+                        "(default: .build)")
     args = parser.parse_args()
     groups = [g.strip() for g in args.only.split(",") if g.strip()]
     if args.runs < 3 or not set(groups) <= set(GROUPS):
         parser.error(f"--runs must be at least 3; --only takes {','.join(GROUPS)}")
-    tools = build(args.no_build)
+    tools = build(args.no_build, args.build_path)
     BENCH.mkdir(exist_ok=True)
     with tempfile.TemporaryDirectory(dir=BENCH, prefix="work-") as scratch:
         work = Path(scratch)
