@@ -104,10 +104,12 @@ public final class PersistentStore: Sendable {
         }
     }
 
-    /// Builds the secondary indexes a store created with ``StoreOptions/deferIndexes`` left out.
+    /// Builds the secondary indexes a store created with ``StoreOptions/deferIndexes`` left out,
+    /// sorting on two threads (bulk loads end here, when the loader's reader thread is done).
     public func createIndexes() throws {
         guard !isReadOnly else { throw StoreError(.readOnly, path: location.description) }
         let connection = try makeConnection()
+        connection.setWorkerThreads(2)
         try Self.sqlite(location.description) {
             try connection.transaction(.immediate) {
                 for statement in StoreSchema(model: model).indexStatements {

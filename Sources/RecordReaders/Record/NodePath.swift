@@ -4,13 +4,15 @@
 extension RecordStorage {
     /// The path of the record (node 0) itself: `items[41]`, `/catalog/item[42]`, or empty.
     var recordPath: String {
-        switch context.pathStyle {
+        switch pathStyle {
         case .none:
             return ""
         case .json:
+            let context = self.context
             return context.pathIndex >= 0
                 ? "\(context.pathPrefix)[\(context.pathIndex)]" : context.pathPrefix
         case .xml:
+            let context = self.context
             let name = self.name(of: 0) ?? ""
             let index = context.pathIndex >= 1 ? "[\(context.pathIndex)]" : ""
             return "\(context.pathPrefix)/\(name)\(index)"
@@ -19,8 +21,8 @@ extension RecordStorage {
 
     /// The path of `target`: the record's path followed by the steps down to it.
     func path(of target: Int32) -> String {
+        guard pathStyle != .none else { return "" }
         var path = recordPath
-        guard context.pathStyle != .none else { return path }
         var node: Int32 = 0
         while node != target {
             let parent = nodes[Int(node)]
@@ -78,7 +80,7 @@ extension RecordStorage {
     func position(of node: Int32) -> SourcePosition {
         let entry = nodes[Int(node)]
         return SourcePosition(
-            file: context.file, line: Int(entry.line), column: Int(entry.column),
-            byteOffset: entry.offset, recordNumber: context.recordNumber, path: path(of: node))
+            file: file, line: Int(entry.line), column: Int(entry.column),
+            byteOffset: entry.offset, recordNumber: recordNumber, path: path(of: node))
     }
 }

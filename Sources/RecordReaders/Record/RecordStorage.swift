@@ -134,13 +134,25 @@ final class RecordStorage: ManagedBuffer<RecordHeader, Node> {
         }
     }
 
+    // The header is read through its pointer: the `header` property would copy the whole
+    // context (reference counting its strings) and check exclusivity on every access.
+
     /// The record's context.
-    var context: RecordContext { header.context }
+    var context: RecordContext { withUnsafeMutablePointerToHeader { $0.pointee.context } }
+
+    /// The file the record was read from.
+    var file: String { withUnsafeMutablePointerToHeader { $0.pointee.context.file } }
+
+    /// The record's 1-based number in its file.
+    var recordNumber: Int { withUnsafeMutablePointerToHeader { $0.pointee.context.recordNumber } }
+
+    /// How the record's path is spelled.
+    var pathStyle: RecordContext.PathStyle { withUnsafeMutablePointerToHeader { $0.pointee.context.pathStyle } }
 
     /// The node table.
     @inline(__always)
     var nodes: NodeTable {
-        withUnsafeMutablePointerToElements { NodeTable(base: $0, count: header.nodeCount) }
+        withUnsafeMutablePointers { header, elements in NodeTable(base: elements, count: header.pointee.nodeCount) }
     }
 
     /// Calls `body` with the bytes of `start ..< start + count`.

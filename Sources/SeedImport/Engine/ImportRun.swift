@@ -183,6 +183,7 @@ final class ImportRun {
                     try saveBatch(context: writers.context, resolver: writers.resolver, applier: writers.applier)
                 }
                 emit(phase: "reading", source: source.file, index: index, bytes: batch.bytesConsumed, total: total)
+                queue.recycle(RecycledBatch(batch: batch, prepared: prepared))
             case .end:
                 break loop
             case .failure(let error):
@@ -377,8 +378,7 @@ final class ImportRun {
         where key.hasPrefix(ImportCheckpoint.deferredPrefix) {
             let items = try JSONDecoder().decode([StoredDeferredReference].self, from: Data(text.utf8))
             for item in items {
-                guard let mapping = mappings[item.mapping],
-                    case .reference(let lookup, let coercers, _, let missing, _) = mapping.source
+                guard let mapping = mappings[item.mapping], case .reference(_, let coercers, _, _, _) = mapping.source
                 else { continue }
                 let keys = try item.keys.map { parts in
                     KeyValue(
@@ -388,9 +388,7 @@ final class ImportRun {
                 let position = SourcePosition(
                     file: item.file, line: item.line, column: item.column, byteOffset: item.byteOffset,
                     recordNumber: item.record, path: "")
-                let reference = PreparedReference(
-                    mapping: mapping, lookup: lookup, keys: keys, missing: missing, field: mapping.field.text,
-                    position: position)
+                let reference = PreparedReference(mapping: mapping, keys: keys, position: position)
                 let owner = ObjectID(
                     storeUUID: context?.store.identifier ?? UUID(), entityID: item.entity, key: item.key)
                 restored.append(DeferredReference(owner: owner, reference: reference, recordPosition: position))

@@ -4,7 +4,8 @@
 // Invariants: at most `capacity` batches wait in the queue (memory stays bounded); the reader
 // thread owns its RecordReader (it never crosses threads), only Sendable records and prepared
 // values do; the queue always ends with `.end` or `.failure`, after every record read before
-// the failure.
+// the failure. Batches the writing thread is done with come back through `recycle` and are
+// freed on the reader thread, which has time to spare, rather than on the writing one.
 import Dispatch
 import Foundation
 import RecordReaders
@@ -22,6 +23,12 @@ struct RecordBatch: Sendable {
     let bytesConsumed: Int
 }
 
+/// A batch the writing thread is done with, with the records it accepted from it.
+struct RecycledBatch: Sendable {
+    let batch: RecordBatch
+    let prepared: [(PreparedObject, Record)]
+}
+
 /// Reads and prepares a source's records on its own thread and hands out batches.
 final class RecordBatchQueue: Sendable {
     enum Element: Sendable {
@@ -37,6 +44,8 @@ final class RecordBatchQueue: Sendable {
     private let free: DispatchSemaphore
     private let capacity: Int
     private let cancelled = Atomic<Bool>(false)
+    /// What the writing thread is done with, freed by the reader thread.
+    private let recycled = Mutex<[any Sendable]>([])
 
     /// Starts reading `source` in batches of `batchSize`, skipping the first `skip` records and
     /// preparing the others for `mapping`; the first element is `.mapping` with `mapping`'s
@@ -67,6 +76,12 @@ final class RecordBatchQueue: Sendable {
         return element
     }
 
+    /// Hands back what the writing thread is done with (a batch, and anything built from it),
+    /// so that the reader thread frees it.
+    func recycle(_ garbage: sending any Sendable) {
+        recycled.withLock { $0.append(garbage) }
+    }
+
     /// Stops the reader thread (for runs that end early) and lets it exit.
     func cancel() {
         cancelled.store(true, ordering: .relaxed)
@@ -78,6 +93,11 @@ final class RecordBatchQueue: Sendable {
         guard !cancelled.load(ordering: .relaxed) else { return false }
         elements.withLock { $0.append(element) }
         available.signal()
+        let garbage = recycled.withLock { items in
+            defer { items = [] }
+            return items
+        }
+        _ = consume garbage
         return true
     }
 

@@ -6,8 +6,9 @@
 import GraphStore
 import RecordReaders
 
-/// One attribute of a compiled mapping.
-struct CompiledAttribute {
+/// One attribute of a compiled mapping (a shared instance, so that reading it for each of a
+/// million records costs no copy of its coercer).
+final class CompiledAttribute: Sendable {
     /// The attribute's slot in objects of the entity.
     let slot: Int
     /// The attribute's name.
@@ -18,6 +19,14 @@ struct CompiledAttribute {
     let constant: AttributeValue?
     /// Turns field values into attribute values.
     let coercer: ValueCoercer
+
+    init(slot: Int, name: String, field: FieldPath?, constant: AttributeValue?, coercer: ValueCoercer) {
+        self.slot = slot
+        self.name = name
+        self.field = field
+        self.constant = constant
+        self.coercer = coercer
+    }
 }
 
 /// A lookup: the entity searched and the attributes compared (a unique key or a `match`).
@@ -55,6 +64,11 @@ final class CompiledRelationship: Sendable {
     let source: RelationshipSource
     /// Add to or replace the members of a to-many of an existing object.
     let members: MembersPolicy
+    /// The destination lookup of a reference (for a nested relationship, its destination with
+    /// no key slots: never looked up).
+    let lookup: LookupID
+    /// What a reference to a missing destination does (`.ignore` for a nested relationship).
+    let missing: MissingPolicy
 
     init(id: String, relationship: Relationship, field: FieldPath, source: RelationshipSource, members: MembersPolicy) {
         self.id = id
@@ -62,6 +76,14 @@ final class CompiledRelationship: Sendable {
         self.field = field
         self.source = source
         self.members = members
+        switch source {
+        case .reference(let lookup, _, _, let missing, _):
+            self.lookup = lookup
+            self.missing = missing
+        case .nested:
+            lookup = LookupID(entityIndex: relationship.destinationIndex, slots: [])
+            missing = .ignore
+        }
     }
 }
 

@@ -1,22 +1,38 @@
 // The value of a unique key or a reference's match: one attribute value, or several for
 // composite keys. Hashable, so it indexes lookups.
+// Invariant: the hash is computed once, when the key is made — on the reader thread for keys
+// of prepared records — so the import's key index, which hashes every key several times
+// (batch checks, registration, reference lookups), never rehashes a string.
 import GraphStore
 
 /// A key's value.
-enum KeyValue: Hashable, CustomStringConvertible {
-    /// A single-attribute key.
-    case single(AttributeValue)
-    /// A composite key, in key order.
-    case composite([AttributeValue])
+struct KeyValue: Hashable, CustomStringConvertible {
+    private enum Parts: Hashable {
+        case single(AttributeValue)
+        case composite([AttributeValue])
+    }
+
+    private let storage: Parts
+    private let hashCode: Int
+
+    private init(storage: Parts) {
+        self.storage = storage
+        hashCode = storage.hashValue
+    }
 
     /// A key from its parts.
     init(_ parts: [AttributeValue]) {
-        self = parts.count == 1 ? .single(parts[0]) : .composite(parts)
+        self.init(storage: parts.count == 1 ? .single(parts[0]) : .composite(parts))
+    }
+
+    /// A single-attribute key.
+    static func single(_ value: AttributeValue) -> KeyValue {
+        KeyValue(storage: .single(value))
     }
 
     /// The parts, in key order.
     var parts: [AttributeValue] {
-        switch self {
+        switch storage {
         case .single(let value): [value]
         case .composite(let values): values
         }
@@ -25,5 +41,13 @@ enum KeyValue: Hashable, CustomStringConvertible {
     /// The key as text: `A-1`, or `A-1, 2` for composite keys.
     var description: String {
         parts.map(\.description).joined(separator: ", ")
+    }
+
+    static func == (lhs: KeyValue, rhs: KeyValue) -> Bool {
+        lhs.hashCode == rhs.hashCode && lhs.storage == rhs.storage
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(hashCode)
     }
 }

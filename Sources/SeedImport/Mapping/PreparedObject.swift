@@ -4,20 +4,22 @@
 import GraphStore
 import RecordReaders
 
-/// The references of one relationship of one record.
+/// The references of one relationship of one record (three stored properties: a million
+/// records copy and free them on the hot path).
 struct PreparedReference {
     /// The relationship mapping.
     let mapping: CompiledRelationship
-    /// The destination lookup.
-    let lookup: LookupID
     /// The keys, in source order (one for a to-one; empty to unset or clear).
     let keys: [KeyValue]
-    /// What a missing destination does.
-    let missing: MissingPolicy
-    /// The field, for errors.
-    let field: String
     /// Where the field is, for errors.
     let position: SourcePosition
+
+    /// The destination lookup.
+    var lookup: LookupID { mapping.lookup }
+    /// What a missing destination does.
+    var missing: MissingPolicy { mapping.missing }
+    /// The field, for errors.
+    var field: String { mapping.field.text }
 }
 
 /// The nested objects of one relationship of one record.

@@ -19,6 +19,7 @@ struct RecordPreparer {
             keyParts.append(value)
         }
         var values: [(slot: Int, value: AttributeValue?)] = []
+        values.reserveCapacity(mapping.attributes.count)
         for attribute in mapping.attributes {
             if let value = try coerce(attribute, in: record) {
                 values.append((attribute.slot, value))
@@ -29,7 +30,7 @@ struct RecordPreparer {
         for relationship in mapping.relationships {
             let value = record[relationship.field]
             switch relationship.source {
-            case .reference(let lookup, let coercers, let matchNames, let missing, let split):
+            case .reference(_, let coercers, let matchNames, _, let split):
                 guard let value else { continue }
                 let keys = try referenceKeys(
                     value, coercers: coercers, matchNames: matchNames, split: split, field: relationship.field.text)
@@ -40,10 +41,7 @@ struct RecordPreparer {
                             "\(mapping.entity.name).\(relationship.relationship.name) is a to-one relationship but the field holds \(keys.count) keys"
                     )
                 }
-                references.append(
-                    PreparedReference(
-                        mapping: relationship, lookup: lookup, keys: keys, missing: missing,
-                        field: relationship.field.text, position: value.position))
+                references.append(PreparedReference(mapping: relationship, keys: keys, position: value.position))
             case .nested(let nestedMapping):
                 guard let value else { continue }
                 let records = nestedRecords(value)

@@ -14,14 +14,27 @@ struct RowBatchBuilder {
     private let model: ObjectModel
     private let resolver: ObjectResolver
     private var checker = AttributeRuleChecker()
-    /// The next free key of each root table.
-    private var nextKeys: [String: Int64]
+    /// The next free key of each root table, by the root entity's index.
+    private var nextKeys: [Int64]
+    /// Per entity: the index of its root entity (whose table holds its rows).
+    private let roots: [Int]
+    /// Per entity: the attribute values a new row starts with (defaults).
+    private let defaults: [[AttributeValue?]]
+    /// Per entity: the attributes with a rule to check (required, or validation rules).
+    private let ruled: [[Attribute]]
 
     /// A builder handing out keys from `nextKeys` (per root table).
     init(model: ObjectModel, resolver: ObjectResolver, nextKeys: [String: Int64]) {
         self.model = model
         self.resolver = resolver
-        self.nextKeys = nextKeys
+        roots = model.entities.map { model.root(of: $0).index }
+        self.nextKeys = model.entities.map { nextKeys[model.root(of: $0).tableName] ?? 1 }
+        defaults = model.entities.map { $0.attributes.map(\.declaration.defaultValue) }
+        ruled = model.entities.map { entity in
+            entity.attributes.filter { attribute in
+                (!attribute.isOptional && !attribute.isTransient) || !attribute.declaration.validation.isEmpty
+            }
+        }
     }
 
     /// Whether the row path can take these records: none of their keys (nested ones included)
@@ -81,12 +94,16 @@ struct RowBatchBuilder {
     /// Sets `row`'s values and relationships from `object`, checking its rules; adds its links and
     /// deferred references to `batch` only when all of it succeeds.
     private mutating func fill(_ row: inout PendingRow, from object: PreparedObject, in batch: inout RowBatch) throws {
-        for (slot, value) in object.values { row.values[slot] = value }
+        for index in object.values.indices {
+            row.values[object.values[index].slot] = object.values[index].value
+        }
         try check(row, position: object.position, field: nil)
         var links: [PendingLink] = []
         var deferrals: [PendingDeferral] = []
-        for reference in object.references {
-            try resolve(reference, of: &row, links: &links, deferrals: &deferrals, at: object.position, in: &batch)
+        for index in object.references.indices {
+            try resolve(
+                object.references[index], of: &row, links: &links, deferrals: &deferrals, at: object.position,
+                in: &batch)
         }
         for nested in object.nested {
             var members: [Int64] = []
@@ -100,18 +117,18 @@ struct RowBatchBuilder {
     // MARK: - Rows
 
     private mutating func newRow(of entity: Entity) -> PendingRow {
-        let table = model.root(of: entity).tableName
-        let key = nextKeys[table, default: 1]
-        nextKeys[table] = key + 1
+        let root = roots[entity.index]
+        let key = nextKeys[root]
+        nextKeys[root] = key + 1
         return PendingRow(
             entity: entity, row: RowReference(entityID: entity.storeID, key: key),
-            values: entity.attributes.map(\.declaration.defaultValue),
+            values: defaults[entity.index],
             toOne: Array(repeating: nil, count: entity.relationships.count))
     }
 
     /// Refuses a row that breaks its attributes' rules, as a save would.
     private mutating func check(_ row: PendingRow, position: SourcePosition, field: String?) throws {
-        for attribute in row.entity.attributes {
+        for attribute in ruled[row.entity.index] {
             let value = row.values[attribute.index]
             guard let rule = try checker.violations(of: value, attribute: attribute).first else { continue }
             throw RecordError(
@@ -127,9 +144,11 @@ struct RowBatchBuilder {
         deferrals: inout [PendingDeferral], at position: SourcePosition, in batch: inout RowBatch
     ) throws {
         var members: [Int64] = []
+        members.reserveCapacity(reference.keys.count)
         var unresolved = false
+        let lookup = reference.lookup
         for key in reference.keys {
-            if let found = resolver.row(reference.lookup, key) {
+            if let found = resolver.row(lookup, key) {
                 members.append(found.key)
             } else if reference.missing == .create {
                 members.append(try createDestination(reference, key, in: &batch).key)
