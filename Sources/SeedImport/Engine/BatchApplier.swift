@@ -11,9 +11,9 @@ final class BatchApplier {
     private let context: ObjectContext
     private let resolver: ObjectResolver
     /// References waiting for the deferred pass, with their owners (objects of this batch).
-    private(set) var waiting: [(owner: ManagedObject, reference: PreparedReference, position: SourcePosition)] = []
+    private(set) var waiting: [(owner: ManagedObject, reference: PreparedReference, origin: PreparedPosition)] = []
     /// The record each object of this batch came from (its first record), for save errors.
-    private(set) var origins: [ObjectIdentifier: SourcePosition] = [:]
+    private(set) var origins: [ObjectIdentifier: PreparedPosition] = [:]
     /// Objects that existed before their record matched them.
     private(set) var matched: [ObjectIdentifier: ManagedObject] = [:]
     /// Whether the deferred pass is running (references must resolve now or never).
@@ -57,12 +57,12 @@ final class BatchApplier {
             object = try context.insert(mapping.entity)
             if let key = prepared.key, let lookup = mapping.keyLookup { resolver.register(object, lookup, key) }
         }
-        if origins[ObjectIdentifier(object)] == nil { origins[ObjectIdentifier(object)] = prepared.position }
+        if origins[ObjectIdentifier(object)] == nil { origins[ObjectIdentifier(object)] = prepared.origin }
         for (slot, value) in prepared.values {
             try object.setValue(value, at: slot)
         }
         for reference in prepared.references {
-            try applyReference(reference, to: object, position: prepared.position)
+            try applyReference(reference, to: object, origin: prepared.origin)
         }
         for nested in prepared.nested {
             var members: [ManagedObject] = []
@@ -75,7 +75,7 @@ final class BatchApplier {
     }
 
     /// Sets a reference's destinations now, or sets it aside for the deferred pass.
-    func applyReference(_ reference: PreparedReference, to owner: ManagedObject, position: SourcePosition) throws {
+    func applyReference(_ reference: PreparedReference, to owner: ManagedObject, origin: PreparedPosition) throws {
         var destinations: [ManagedObject] = []
         var unresolved: [KeyValue] = []
         for key in reference.keys {
@@ -97,7 +97,7 @@ final class BatchApplier {
                             + "\(reference.mapping.relationship.name) key \(unresolved[0]) (missing: reject)")
                 }
             } else {
-                waiting.append((owner, reference, position))
+                waiting.append((owner, reference, origin))
                 if !reference.mapping.relationship.isOrdered {
                     try setDestinations(destinations, of: reference.mapping, on: owner, replacing: false)
                 }

@@ -251,7 +251,7 @@ final class ImportRun {
         try save(context, metadata: [ImportCheckpoint.key: checkpoint.encoded()], finishing: nil) { permanentID in
             saved = waiting.compactMap { item in
                 permanentID(item.owner).map {
-                    DeferredReference(owner: $0, reference: item.reference, recordPosition: item.position)
+                    DeferredReference(owner: $0, reference: item.reference, recordPosition: item.origin.resolved)
                 }
             }
             return saved.isEmpty ? [:] : [deferredKey: self.encodeDeferred(saved)]
@@ -275,7 +275,7 @@ final class ImportRun {
                 let origins = currentOrigins
                 for failure in error.failures {
                     let object = try? context.object(with: failure.objectID)
-                    let position = object.flatMap { origins[ObjectIdentifier($0)] }
+                    let position = object.flatMap { origins[ObjectIdentifier($0)]?.resolved }
                     let recordError = RecordError(
                         position: position
                             ?? SourcePosition(
@@ -296,7 +296,7 @@ final class ImportRun {
     }
 
     private var currentApplier: BatchApplier?
-    private var currentOrigins: [ObjectIdentifier: SourcePosition] { currentApplier?.origins ?? [:] }
+    private var currentOrigins: [ObjectIdentifier: PreparedPosition] { currentApplier?.origins ?? [:] }
 
     private func countChanges(context: ObjectContext, applier: BatchApplier) {
         currentApplier = applier
@@ -343,7 +343,7 @@ final class ImportRun {
             for item in chunk {
                 let owner = try context.object(with: item.owner)
                 do {
-                    try applier.applyReference(item.reference, to: owner, position: item.recordPosition)
+                    try applier.applyReference(item.reference, to: owner, origin: .known(item.recordPosition))
                 } catch let error as RecordError {
                     try reject(error, record: nil, entity: owner.entity.name)
                 }
@@ -388,7 +388,7 @@ final class ImportRun {
                 let position = SourcePosition(
                     file: item.file, line: item.line, column: item.column, byteOffset: item.byteOffset,
                     recordNumber: item.record, path: "")
-                let reference = PreparedReference(mapping: mapping, keys: keys, position: position)
+                let reference = PreparedReference(mapping: mapping, keys: keys, origin: .known(position))
                 let owner = ObjectID(
                     storeUUID: context?.store.identifier ?? UUID(), entityID: item.entity, key: item.key)
                 restored.append(DeferredReference(owner: owner, reference: reference, recordPosition: position))

@@ -12,7 +12,10 @@ struct PreparedReference {
     /// The keys, in source order (one for a to-one; empty to unset or clear).
     let keys: [KeyValue]
     /// Where the field is, for errors.
-    let position: SourcePosition
+    let origin: PreparedPosition
+
+    /// Where the field is.
+    var position: SourcePosition { origin.resolved }
 
     /// The destination lookup.
     var lookup: LookupID { mapping.lookup }
@@ -43,7 +46,10 @@ struct PreparedObject {
     /// Nested relationships.
     let nested: [PreparedNested]
     /// Where the record starts.
-    let position: SourcePosition
+    let origin: PreparedPosition
+
+    /// Where the record starts.
+    var position: SourcePosition { origin.resolved }
 
     /// Every lookup this object and its nested objects need, with the keys wanted.
     func collectLookups(into wanted: inout [LookupID: Set<KeyValue>]) {

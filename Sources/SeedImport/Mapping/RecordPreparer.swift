@@ -41,7 +41,7 @@ struct RecordPreparer {
                             "\(mapping.entity.name).\(relationship.relationship.name) is a to-one relationship but the field holds \(keys.count) keys"
                     )
                 }
-                references.append(PreparedReference(mapping: relationship, keys: keys, position: value.position))
+                references.append(PreparedReference(mapping: relationship, keys: keys, origin: .value(value)))
             case .nested(let nestedMapping):
                 guard let value else { continue }
                 let records = nestedRecords(value)
@@ -61,7 +61,7 @@ struct RecordPreparer {
         }
         return PreparedObject(
             mapping: mapping, key: keyParts.isEmpty ? nil : KeyValue(keyParts), values: values,
-            references: references, nested: nested, position: record.position)
+            references: references, nested: nested, origin: .record(record))
     }
 
     /// The attribute's value for `record`: `.some(value)` to set (nil clears), `nil` to leave

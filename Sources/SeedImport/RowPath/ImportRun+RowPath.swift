@@ -37,7 +37,7 @@ extension ImportRun {
             DeferredReference(
                 owner: ObjectID(
                     storeUUID: context.store.identifier, entityID: item.owner.entityID, key: item.owner.key),
-                reference: item.reference, recordPosition: item.position)
+                reference: item.reference, recordPosition: item.origin.resolved)
         }
         var metadata: [String: String?] = [ImportCheckpoint.key: checkpoint.encoded()]
         if !waiting.isEmpty {

@@ -35,7 +35,7 @@ struct PendingDeferral {
     /// The reference.
     let reference: PreparedReference
     /// Where its record starts.
-    let position: SourcePosition
+    let origin: PreparedPosition
 }
 
 /// Everything one batch writes.

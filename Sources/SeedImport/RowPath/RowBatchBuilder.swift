@@ -97,12 +97,12 @@ struct RowBatchBuilder {
         for index in object.values.indices {
             row.values[object.values[index].slot] = object.values[index].value
         }
-        try check(row, position: object.position, field: nil)
+        try check(row, origin: object.origin, field: nil)
         var links: [PendingLink] = []
         var deferrals: [PendingDeferral] = []
         for index in object.references.indices {
             try resolve(
-                object.references[index], of: &row, links: &links, deferrals: &deferrals, at: object.position,
+                object.references[index], of: &row, links: &links, deferrals: &deferrals, at: object.origin,
                 in: &batch)
         }
         for nested in object.nested {
@@ -127,12 +127,12 @@ struct RowBatchBuilder {
     }
 
     /// Refuses a row that breaks its attributes' rules, as a save would.
-    private mutating func check(_ row: PendingRow, position: SourcePosition, field: String?) throws {
+    private mutating func check(_ row: PendingRow, origin: PreparedPosition, field: String?) throws {
         for attribute in ruled[row.entity.index] {
             let value = row.values[attribute.index]
             guard let rule = try checker.violations(of: value, attribute: attribute).first else { continue }
             throw RecordError(
-                position: position, field: field ?? attribute.name, value: value.map { "\($0)" },
+                position: origin.resolved, field: field ?? attribute.name, value: value.map { "\($0)" },
                 message: "\(row.entity.name).\(attribute.name) \(rule)")
         }
     }
@@ -141,7 +141,7 @@ struct RowBatchBuilder {
 
     private mutating func resolve(
         _ reference: PreparedReference, of row: inout PendingRow, links: inout [PendingLink],
-        deferrals: inout [PendingDeferral], at position: SourcePosition, in batch: inout RowBatch
+        deferrals: inout [PendingDeferral], at origin: PreparedPosition, in batch: inout RowBatch
     ) throws {
         var members: [Int64] = []
         members.reserveCapacity(reference.keys.count)
@@ -158,7 +158,7 @@ struct RowBatchBuilder {
         }
         let relationship = reference.mapping.relationship
         if unresolved {
-            deferrals.append(PendingDeferral(owner: row.row, reference: reference, position: position))
+            deferrals.append(PendingDeferral(owner: row.row, reference: reference, origin: origin))
             // An ordered relationship waits whole, so its members keep the source's order.
             if relationship.isOrdered { return }
         }
@@ -170,7 +170,7 @@ struct RowBatchBuilder {
     {
         var row = newRow(of: model.entities[reference.lookup.entityIndex])
         for (slot, part) in zip(reference.lookup.slots, key.parts) { row.values[slot] = part }
-        try check(row, position: reference.position, field: reference.field)
+        try check(row, origin: reference.origin, field: reference.field)
         resolver.register(row: row.row, reference.lookup, key)
         resolver.markPlaceholder(reference.lookup, key)
         batch.placeholders[row.row] = batch.rows.count
