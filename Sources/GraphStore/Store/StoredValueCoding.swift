@@ -24,6 +24,41 @@ extension SQLiteStatement {
         }
     }
 
+    /// Whether the 0-based result `column` holds exactly `value` (nil: NULL) as an attribute of
+    /// `type` stores it. True only when they are certainly equal: numbers and dates compared as
+    /// stored, text byte for byte (no `String` is built), anything else decoded and compared.
+    /// Text that differs only in Unicode normalization counts as different.
+    ///
+    /// ```swift
+    /// if statement.holds(.string("Rye bread"), at: 3, type: .string) { … }
+    /// ```
+    public func holds(_ value: AttributeValue?, at column: Int32, type: AttributeType) -> Bool {
+        let stored = columnType(column)
+        guard let value else { return stored == .null }
+        switch (value, stored) {
+        case (.integer(let integer), .integer):
+            return int64(column) == integer
+        case (.boolean(let bool), .integer):
+            return int64(column) == (bool ? 1 : 0)
+        case (.double(let double), .real), (.double(let double), .integer):
+            return self.double(column) == double
+        case (.date(let date), .real), (.date(let date), .integer):
+            return double(column) == date.timeIntervalSince1970
+        case (.string(var string), .text):
+            return withText(column) { stored in
+                string.withUTF8 { wanted in
+                    guard stored.count == wanted.count else { return false }
+                    guard let storedBase = stored.baseAddress, let wantedBase = wanted.baseAddress else { return true }
+                    return memcmp(storedBase, wantedBase, wanted.count) == 0
+                }
+            }
+        case (.integer, _), (.boolean, _), (.double, _), (.date, _), (.string, _), (_, .null):
+            return false
+        default:
+            return attributeValue(at: column, type: type) == value
+        }
+    }
+
     /// The value in the 0-based result `column`, read as an attribute of `type`; nil for NULL.
     ///
     /// A stored value of the wrong storage class (written by another tool) is converted the way

@@ -34,6 +34,10 @@ public struct ImportOptions: Sendable {
     /// allows it (see docs/Performance.md, "The row path"); false sends every record through
     /// objects. Both give the same store.
     public var usesRowPath = true
+    /// Leave out of the object path the records of a batch that would change nothing, found by
+    /// comparing them with their stored rows in set-based queries (re-runs); false sends every
+    /// record of a store that holds data through objects. Both give the same store and report.
+    public var comparesStoredRows = true
 
     /// Options that change nothing in the plan.
     public init() {}

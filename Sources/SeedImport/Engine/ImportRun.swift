@@ -179,7 +179,8 @@ final class ImportRun {
                 if let rows = writers.rows, RowBatchBuilder.admits(prepared, resolver: writers.resolver) {
                     try writeRows(prepared, mapping: resolved, writers: writers, writer: rows)
                 } else {
-                    try applyBatch(prepared, mapping: resolved, writers: writers)
+                    let changing = try leaveOutUnchanged(prepared, mapping: resolved, writers: writers)
+                    try applyBatch(changing, mapping: resolved, writers: writers)
                     try saveBatch(context: writers.context, resolver: writers.resolver, applier: writers.applier)
                 }
                 emit(phase: "reading", source: source.file, index: index, bytes: batch.bytesConsumed, total: total)
@@ -207,6 +208,20 @@ final class ImportRun {
             }
         }
         return prepared
+    }
+
+    /// Counts the records that would change nothing and returns the others (see ``UnchangedRecords``).
+    private func leaveOutUnchanged(
+        _ prepared: [(PreparedObject, Record)], mapping: CompiledMapping, writers: BatchWriters
+    ) throws -> [(PreparedObject, Record)] {
+        guard options.comparesStoredRows, UnchangedRecords.applies(to: mapping) else { return prepared }
+        let unchanged = try writers.context.readRows { connection in
+            try UnchangedRecords(model: model, resolver: writers.resolver, connection: connection)
+                .find(in: prepared, mapping: mapping)
+        }
+        guard !unchanged.isEmpty else { return prepared }
+        for entity in unchanged.values { report.count(entity.name) { $0.unchanged += 1 } }
+        return prepared.indices.filter { unchanged[$0] == nil }.map { prepared[$0] }
     }
 
     /// Applies prepared records to objects of the context (the object path).

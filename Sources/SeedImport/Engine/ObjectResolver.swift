@@ -75,6 +75,11 @@ final class ObjectResolver {
         placeholders[lookup, default: []].insert(key)
     }
 
+    /// Whether `key` names a destination the run created for a reference and no record filled yet.
+    func isPlaceholder(_ lookup: LookupID, _ key: KeyValue) -> Bool {
+        placeholders[lookup]?.contains(key) ?? false
+    }
+
     /// Whether `key` names a destination the run created for a reference and no record filled
     /// yet; from now on it counts as filled.
     func fillPlaceholder(_ lookup: LookupID, _ key: KeyValue) -> Bool {
