@@ -22,6 +22,8 @@ final class ImportRun {
     var deferred: [DeferredReference] = []
     private(set) var checkpoint: ImportCheckpoint
     private let runID: String
+    /// The highest key of each root table before the run began: rows above it are the run's own.
+    private var watermarks: [String: Int64] = [:]
 
     init(
         plan: ImportPlan, model: ObjectModel, planFile: String, options: ImportOptions,
@@ -63,12 +65,14 @@ final class ImportRun {
         let compiled = try compileSources()
         do {
             if options.dryRun {
+                watermarks = try context.readRows(nextFreeKeys).mapValues { $0 - 1 }
                 try context.withoutCommitting {
                     try importAll(compiled, context: context, freshStore: !existed)
                 }
                 report.committed = false
             } else {
                 let journal = try startJournal(context: context, store: store)
+                watermarks = journal.watermarks
                 do {
                     try importAll(compiled, context: context, freshStore: !existed && checkpoint.batches == 0)
                     try finish(context: context, store: store, journal: journal)
@@ -355,20 +359,40 @@ final class ImportRun {
             var wanted: [LookupID: Set<KeyValue>] = [:]
             for item in chunk { wanted[item.reference.lookup, default: []].formUnion(item.reference.keys) }
             try resolver.prefetch(wanted)
+            var refused: [ManagedObject] = []
             for item in chunk {
                 let owner = try context.object(with: item.owner)
                 do {
                     try applier.applyReference(item.reference, to: owner, origin: .known(item.recordPosition))
                 } catch let error as RecordError {
                     try reject(error, record: nil, entity: owner.entity.name)
+                    refused.append(owner)
                 }
             }
+            try leaveOut(refused, context: context)
             try save(context, metadata: [:], finishing: nil)
             resolver.endBatch()
             applier.endBatch()
             context.reset()
         }
         deferred = []
+    }
+
+    /// Takes back the objects of records refused in the deferred pass (with `skip`), so that a
+    /// refused record is left out whole: those this run inserted are deleted and no longer
+    /// counted as inserted. An object that existed before the run keeps what its record set
+    /// (the run's changes to it are not undone one by one), and so does one whose entity has a
+    /// `deny` relationship (deleting it could block the save).
+    private func leaveOut(_ refused: [ManagedObject], context: ObjectContext) throws {
+        var seen: Set<ObjectIdentifier> = []
+        for owner in refused where seen.insert(ObjectIdentifier(owner)).inserted {
+            let table = model.root(of: owner.entity).tableName
+            guard owner.objectID.key > watermarks[table, default: 0],
+                !owner.entity.relationships.contains(where: { $0.deleteRule == .deny })
+            else { continue }
+            try context.delete(owner)
+            report.count(owner.entity.name) { $0.inserted -= 1 }
+        }
     }
 
     func encodeDeferred(_ references: [DeferredReference]) -> String {

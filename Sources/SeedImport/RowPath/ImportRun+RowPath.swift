@@ -49,7 +49,7 @@ extension ImportRun {
     }
 
     /// The next free key of every root table.
-    private func nextFreeKeys(on connection: SQLiteConnection) throws -> [String: Int64] {
+    func nextFreeKeys(on connection: SQLiteConnection) throws -> [String: Int64] {
         var keys: [String: Int64] = [:]
         for table in Set(model.entities.map { model.root(of: $0).tableName }) {
             let statement = try connection.cachedStatement(

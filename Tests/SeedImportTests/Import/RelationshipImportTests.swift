@@ -57,6 +57,26 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: fixture.path("Org.sqlite")))
     }
 
+    @Test(arguments: [false, true])
+    func aReferenceRejectedWithSkipLeavesItsRecordOutWhole(dryRun: Bool) async throws {
+        let fixture = try Self.orgFixture("name,manager\nAda,Nobody\nBob,Ada\nCy,Bob\n")
+        let plan = try String(contentsOfFile: fixture.path("org.yaml"), encoding: .utf8)
+        try fixture.write("org.yaml", plan.replacingOccurrences(of: "batchSize: 2", with: "batchSize: 2\nonError: skip"))
+        var options = ImportOptions()
+        options.dryRun = dryRun
+        let report = try await fixture.run("org.yaml", options: options)
+        #expect(report.errors.map(\.field) == ["manager"])
+        #expect(report.errors.first?.line == 2)
+        #expect(report.entities["Person"]?.rejected == 1)
+        #expect(report.entities["Person"]?.inserted == 2)
+        guard !dryRun else { return }
+        // Ada is left out; Bob's manager was Ada, so Bob keeps none (as if Ada had never come).
+        let rows = try ImportFixture.rows(
+            fixture.path("Org.sqlite"),
+            "SELECT p.name, coalesce(m.name, '-') FROM Person p LEFT JOIN Person m ON m.pk = p.manager ORDER BY p.name")
+        #expect(rows == ["Bob|-", "Cy|Bob"])
+    }
+
     @Test func nestedRecordsBecomeObjectsWithTheirOwnKeys() async throws {
         let fixture = try ImportFixture()
         for name in ["Quakes.yaml", "feed.json", "quakes.yaml"] {
