@@ -156,6 +156,20 @@ import Testing
         #expect(try ObjectContext(store: target).count(for: FetchRequest(entityName: "Unit")) == 1)
     }
 
+    @Test func keysForUnknownEntitiesOrWithoutAttributesAreRefused() throws {
+        let source = try Self.source()
+        let target = try PersistentStore.inMemory(model: Self.model())
+        for (keys, message) in [(["Nope": ["name"]], "--key names Nope"), (["Item": []], "Item: the key given")] {
+            var options = DeepCopyOptions()
+            options.keys = keys
+            let error = try #require(throws: DeepCopyError.self) {
+                _ = try DeepCopier(from: source, to: target, options: options).run()
+            }
+            #expect(error.description.hasPrefix(message))
+        }
+        #expect(try ObjectContext(store: target).count(for: FetchRequest(entityName: "Item")) == 0)
+    }
+
     @Test func incompatibleTypesAreRefusedBeforeWriting() throws {
         let source = try Self.source()
         let other = try ModelBuilder("Shop").entity("Item") { item in

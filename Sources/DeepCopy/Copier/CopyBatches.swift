@@ -1,5 +1,5 @@
 // The copy's transactions on the target context: each batch is one committed transaction inside
-// the copy's run (so the run journal can undo it), followed by a progress report; scratch work on
+// the copy's run (so the run journal can undo it), followed by progress reports; scratch work on
 // TEMP tables runs in a read transaction that takes no write lock; pages split a table's keys
 // into batches of at most `rowsPerBatch` rows. While the batches run, the connection has a larger
 // page cache and commits do not wait for the disk (`synchronous = NORMAL`: a kill loses nothing
@@ -15,6 +15,8 @@ final class CopyBatches {
     private let context: ObjectContext
     private let rowsPerBatch: Int
     private let progress: (@Sendable (CopyReport) -> Void)?
+    /// Where the copy stands, for `DeepCopyOptions.batchProgress`.
+    let tracker: CopyProgressTracker
     /// The connection's settings before the batches (pragma → value), restored for the last one.
     private var savedSettings: [(String, Int64)] = []
 
@@ -24,16 +26,26 @@ final class CopyBatches {
         ("main.synchronous", "NORMAL"), ("main.cache_size", "-65536"), ("wal_autocheckpoint", "10000"),
     ]
 
-    init(context: ObjectContext, rowsPerBatch: Int, progress: (@Sendable (CopyReport) -> Void)?) {
+    init(
+        context: ObjectContext, rowsPerBatch: Int, progress: (@Sendable (CopyReport) -> Void)?,
+        batchProgress: (@Sendable (CopyProgress) -> Void)? = nil
+    ) {
         self.context = context
         self.rowsPerBatch = max(1, rowsPerBatch)
         self.progress = progress
+        tracker = CopyProgressTracker(callback: batchProgress)
     }
 
     /// Runs `body` in one committed write transaction, then reports progress.
     func commit(_ body: (SQLiteConnection) throws -> Void) throws {
-        try context.writeRows(body)
+        do {
+            try context.writeRows(body)
+        } catch {
+            tracker.discard()
+            throw error
+        }
         progress?(report)
+        tracker.committed(report)
     }
 
     /// Runs `body` in one read transaction: for work on TEMP tables that reads both stores.
@@ -70,6 +82,7 @@ final class CopyBatches {
         try restoreSettings()
         try context.writeRows(metadata: metadata, finishing: run) { _ in }
         progress?(report)
+        tracker.done(report)
     }
 
     /// Calls `body` once per page of the values of `column` in `table` (a qualified, quoted name),
@@ -86,6 +99,10 @@ final class CopyBatches {
                 boundary.bind(Int64(rowsPerBatch - 1), at: 2)
                 let upper = try boundary.step() ? boundary.int64(0) : Int64.max
                 boundary.reset()
+                if tracker.isListening {
+                    let rest = "SELECT count(*) FROM \(table) WHERE \(column) > ?1"
+                    tracker.advance(by: upper == Int64.max ? try connection.count(rest, above: lower) : rowsPerBatch)
+                }
                 try body(connection, lower, upper)
                 finished = upper == Int64.max
                 lower = upper
@@ -126,6 +143,14 @@ extension SQLiteConnection {
         var rows: [(Int64, Int)] = []
         while try statement.step() { rows.append((statement.int64(0), statement.int(1))) }
         return rows
+    }
+
+    /// The count the one-row query `sql` gives with `lower` bound to `?1`.
+    func count(_ sql: String, above lower: Int64) throws -> Int {
+        let statement = try cachedStatement(sql)
+        defer { statement.reset() }
+        statement.bind(lower, at: 1)
+        return try statement.step() ? statement.int(0) : 0
     }
 
     /// The integer the one-row, one-column query `sql` gives (0 for none or NULL).

@@ -18,6 +18,9 @@ struct OrderedMemberLink: Hashable {
     let column: String
     let order: String
     let owner: String
+    /// The entity declaring the relationship, and its name (for progress).
+    let entity: String
+    let relationship: String
 }
 
 /// An order column of a join table: the members' position within each group of `group` (`src`
@@ -34,6 +37,9 @@ struct JoinTableLink: Hashable {
     let sourceRoot: String
     let destinationRoot: String
     let orders: [JoinOrder]
+    /// The entity declaring the relationship the copy follows into this table, and its name (for progress).
+    let entity: String
+    let relationship: String
 }
 
 /// Every link a copy writes.
@@ -58,7 +64,8 @@ struct CopyLinks {
                     add(ForeignKeyLink(table: destination, column: column, destination: entity.tableName))
                     if let order {
                         let link = OrderedMemberLink(
-                            table: destination, column: column, order: order, owner: entity.tableName)
+                            table: destination, column: column, order: order, owner: entity.tableName,
+                            entity: entity.name, relationship: relationship.name)
                         if !orderedMembers.contains(link) { orderedMembers.append(link) }
                     }
                 case .joinTable(let table, let sourceColumn, _, _):
@@ -67,7 +74,8 @@ struct CopyLinks {
                     joinTables.append(
                         JoinTableLink(
                             table: table, sourceRoot: ends.0, destinationRoot: ends.1,
-                            orders: Self.orders(of: table, in: plan.target)))
+                            orders: Self.orders(of: table, in: plan.target), entity: entity.name,
+                            relationship: relationship.name))
                 case .transient:
                     continue
                 }

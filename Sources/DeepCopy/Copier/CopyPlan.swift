@@ -32,6 +32,12 @@ struct CopyPlan {
         for name in options.predicates.keys where source.entity(named: name) == nil {
             throw DeepCopyError("--where names \(name), which the source does not have")
         }
+        for (name, key) in options.keys.sorted(by: { $0.key < $1.key }) {
+            guard source.entity(named: name) != nil else {
+                throw DeepCopyError("--key names \(name), which the source does not have")
+            }
+            guard !key.isEmpty else { throw DeepCopyError("\(name): the key given for the copy names no attribute") }
+        }
         self.predicates = options.predicates
         var warnings: [String] = []
         var problems: [String] = []

@@ -4,6 +4,9 @@
 // INSERT … SELECT / UPDATE … FROM, to-one links remapped through the maps (self references and
 // cycles included), join tables filled through the maps of both ends, and ordered members
 // positioned (order kept; merging appends missing members in source order).
+// A run left active in the target by a job that was killed (a copy, an import, a merge) is
+// undone before the copy begins its own, so a re-run after a kill ends with exactly the right
+// contents rather than the killed run's batches plus a whole copy.
 // Invariants: the source is only read; the whole copy is one run of the target's run journal,
 // so a failure leaves the target as it was, and the completion metadata commits with the run's
 // end; memory holds one page of rows plus SQLite's caches (the maps are TEMP tables).
@@ -31,16 +34,24 @@ public final class DeepCopier {
         self.options = options
     }
 
-    /// Runs the copy.
+    /// Runs the copy. A run left unfinished in the target (by a job that was killed) is undone
+    /// first, with a warning in the report.
     ///
     /// - Throws: ``DeepCopyError`` for incompatible models or a `fail` conflict, or store errors;
-    ///   the target is then unchanged.
+    ///   the target is then unchanged (but for the undone leftover run).
     public func run() throws -> CopyReport {
         let started = Date()
         let plan = try CopyPlan(source: source.model, target: target.model, options: options)
         let context = try ObjectContext(store: target)
-        let batches = CopyBatches(context: context, rowsPerBatch: options.batchSize, progress: options.progress)
+        let batches = CopyBatches(
+            context: context, rowsPerBatch: options.batchSize, progress: options.progress,
+            batchProgress: options.batchProgress)
         batches.report.warnings = plan.warnings
+        if let leftover = try context.activeRun() {
+            try context.undoRun(leftover)
+            batches.report.warnings.append(
+                "undid the unfinished run \(leftover.id) left in the target (a copy or import that was killed)")
+        }
         let attachment = SourceAttachment(source: source, batches: batches)
         let run = try context.beginRun(id: "copy-" + UUID().uuidString)
         do {
@@ -81,6 +92,13 @@ public final class DeepCopier {
             options.entities == nil && options.predicates.isEmpty
             && source.model.versionHash == target.model.versionHash
             && tables.allSatisfy { maps[$0.name]?.isIdentity ?? false }
+        var totals: CopyRowTotals?
+        if batches.tracker.isListening {
+            try batches.scratch { connection in
+                totals = try CopyRowTotals(tables: tables, maps: maps, links: links, on: connection)
+            }
+            batches.tracker.expect(totalRows: totals?.all ?? 0)
+        }
         if !verbatim {
             try batches.scratch { connection in
                 for link in links.orderedMembers {
@@ -89,15 +107,19 @@ public final class DeepCopier {
             }
         }
         for table in tables {
+            batches.tracker.begin(.objects, entity: table.root.name, rows: totals?.tables[table.name] ?? 0)
             try RowCopier(
                 table: table, plan: plan, maps: maps, links: links.foreignKeys(on: table.name),
                 onConflict: options.onConflict, verbatim: verbatim
             ).copy(with: batches)
         }
         for link in links.joinTables {
+            batches.tracker.begin(
+                .links, entity: link.entity, relationship: link.relationship, rows: totals?.joinTables[link.table] ?? 0)
             try JoinTableCopier(link: link, maps: maps, verbatim: verbatim).copy(with: batches)
         }
         for link in links.orderedMembers where !verbatim {
+            batches.tracker.begin(.links, entity: link.entity, relationship: link.relationship, rows: 0)
             try OrderedMemberPositions(link: link, maps: maps).assignPositions(with: batches)
         }
     }

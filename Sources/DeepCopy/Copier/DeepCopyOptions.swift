@@ -37,6 +37,14 @@ public struct DeepCopyOptions: Sendable {
     public var completionMetadata: [String: String?] = [:]
     /// Called after every saved batch with the counts so far (on the copying thread).
     public var progress: (@Sendable (CopyReport) -> Void)?
+    /// Called after every saved batch with where the copy stands: the entity being written, the
+    /// rows gone through and to go, the counts so far (on the copying thread), and once more
+    /// when the copy is complete. Setting it costs a count of the rows to copy before the first batch.
+    ///
+    /// ```swift
+    /// options.batchProgress = { step in print("\(step.entity): \(Int(step.fraction * 100))%") }
+    /// ```
+    public var batchProgress: (@Sendable (CopyProgress) -> Void)?
 
     /// Copy everything, updating matches.
     public init() {}

@@ -1,4 +1,5 @@
-// `seedkit build PLAN [-o OUT] [--json]`: a fresh, validated, reproducible, single-file seed store.
+// `seedkit build PLAN [-o OUT] [--json] [--quiet]`: a fresh, validated, reproducible, single-file
+// seed store.
 import ArgumentParser
 import Foundation
 import SeedImport
@@ -18,10 +19,23 @@ struct BuildCommand: AsyncParsableCommand {
 
     @OptionGroup var reporting: OutputOptions
 
+    /// The `--json` report: the import report's keys at the top level (`entities`, `errors`,
+    /// `seconds`, … as DESIGN §8 asks of every import, build and copy) plus `path` and `checksum`.
     struct Report: Encodable {
         var build: ImportReport
         var path: String
         var checksum: String
+
+        private enum CodingKeys: String, CodingKey {
+            case path, checksum
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            try build.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(path, forKey: .path)
+            try container.encode(checksum, forKey: .checksum)
+        }
     }
 
     func run() async throws {

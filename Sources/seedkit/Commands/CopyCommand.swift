@@ -1,5 +1,6 @@
 // `seedkit copy --from SRC --to DST [--entities A,B] [--where "Entity: predicate"]…
-// [--on-conflict update|keep|fail] [--batch-size N] [--json]`: deep copy of object graphs between stores.
+// [--on-conflict update|keep|fail] [--batch-size N] [--json] [--quiet]`: deep copy of object graphs
+// between stores, with progress on standard error (DESIGN §8).
 import ArgumentParser
 import DeepCopy
 import Foundation
@@ -13,7 +14,8 @@ struct CopyCommand: ParsableCommand {
         discussion: """
             The target is created with the source's model when it does not exist. Objects are \
             matched by their entity's unique constraint; entities without one are copied once each. \
-            A failure leaves the target as it was.
+            A failure leaves the target as it was (a target the copy created is removed); a copy that \
+            was killed is undone by the next copy into the same target before it starts.
             """)
 
     @Option(help: "The store to copy from (opened read-only).")
@@ -44,51 +46,112 @@ struct CopyCommand: ParsableCommand {
         help: "Source rows per committed batch (default \(DeepCopyOptions().batchSize)).")
     var batchSize: Int?
 
-    @Flag(help: "Print the report as JSON on standard output.")
-    var json = false
+    @OptionGroup var output: OutputOptions
 
     func validate() throws {
         for filter in filters where !filter.contains(":") {
             throw ValidationError("--where takes \"Entity: predicate\", got \"\(filter)\"")
         }
-        for key in keys where !key.contains(":") {
-            throw ValidationError("--key takes \"Entity: attr,attr\", got \"\(key)\"")
+        for key in keys {
+            let attributes = key.drop(while: { $0 != ":" }).dropFirst()
+            guard key.contains(":"), attributes.contains(where: { $0 != "," && !$0.isWhitespace }) else {
+                throw ValidationError("--key takes \"Entity: attr,attr\", got \"\(key)\"")
+            }
         }
         if let batchSize, batchSize < 1 { throw ValidationError("--batch-size must be at least 1") }
     }
 
     func run() throws {
+        let started = Date()
+        let showsProgress = !output.quiet && !output.json
+        let display = CopyProgressDisplay(enabled: showsProgress)
         let report: CopyReport
         do {
             var readOnly = StoreOptions()
             readOnly.readOnly = true
             let source = try PersistentStore.open(at: from, options: readOnly)
-            let target = try PersistentStore.open(
-                at: to, model: FileManager.default.fileExists(atPath: to) ? nil : source.model)
-            var options = DeepCopyOptions()
-            options.entities = entities.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
-            options.onConflict = onConflict
-            if let batchSize { options.batchSize = batchSize }
-            for filter in filters {
-                let parts = filter.split(separator: ":", maxSplits: 1)
-                let entity = parts[0].trimmingCharacters(in: .whitespaces)
-                options.predicates[entity] = try FetchPredicate(format: String(parts[1]))
+            var options = try copyOptions()
+            if showsProgress { options.batchProgress = { display.show($0) } }
+            if FileManager.default.fileExists(atPath: to) {
+                report = try DeepCopier(from: source, to: try PersistentStore.open(at: to), options: options).run()
+            } else {
+                report = try DeepCopier.copy(from: source, toNewStoreAt: to, options: options)
             }
-            for key in keys {
-                let parts = key.split(separator: ":", maxSplits: 1)
-                options.keys[parts[0].trimmingCharacters(in: .whitespaces)] =
-                    parts[1].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-            }
-            report = try DeepCopier(from: source, to: target, options: options).run()
+            display.finish()
         } catch {
+            display.finish()
+            if output.json {
+                try JSONOutput.print(JSONReport(failure: "\(error)", seconds: Date().timeIntervalSince(started)))
+            }
             throw DataFailure.exit("\(error)")
         }
-        if json {
-            try JSONOutput.print(report)
-        } else {
+        if output.json {
+            try JSONOutput.print(JSONReport(report))
+        } else if !output.quiet {
             print(report.summary)
             for warning in report.warnings { print("warning: \(warning)") }
             print(String(format: "copied into %@ in %.2f s", to, report.seconds))
+        }
+    }
+
+    /// The copy's options from the flags (checked before any store is written).
+    private func copyOptions() throws -> DeepCopyOptions {
+        var options = DeepCopyOptions()
+        options.entities = entities.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+        options.onConflict = onConflict
+        if let batchSize { options.batchSize = batchSize }
+        for filter in filters {
+            let parts = filter.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+            let entity = parts[0].trimmingCharacters(in: .whitespaces)
+            options.predicates[entity] = try FetchPredicate(format: parts.count > 1 ? String(parts[1]) : "")
+        }
+        for key in keys {
+            let parts = key.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+            options.keys[parts[0].trimmingCharacters(in: .whitespaces)] =
+                (parts.count > 1 ? parts[1] : "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty }
+        }
+        return options
+    }
+}
+
+extension CopyCommand {
+    /// The `--json` report (DESIGN §8): per entity the counts every report has (`inserted`,
+    /// `updated`, `unchanged`, `rejected`) beside the copy's own (`copied`, `matched`,
+    /// `skipped`); the errors (the one that stopped a failed copy); warnings; seconds.
+    struct JSONReport: Encodable {
+        struct Counts: Encodable {
+            var inserted: Int
+            var updated: Int
+            var unchanged: Int
+            var rejected = 0
+            var copied: Int
+            var matched: Int
+            var skipped: Int
+        }
+
+        struct Failure: Encodable {
+            var message: String
+        }
+
+        var entities: [String: Counts] = [:]
+        var errors: [Failure] = []
+        var warnings: [String] = []
+        var seconds: Double
+
+        init(_ report: CopyReport) {
+            entities = report.entities.mapValues { counts in
+                Counts(
+                    inserted: counts.copied, updated: counts.updated, unchanged: counts.unchanged,
+                    copied: counts.copied, matched: counts.matched, skipped: counts.skipped)
+            }
+            warnings = report.warnings
+            seconds = report.seconds
+        }
+
+        init(failure: String, seconds: Double) {
+            errors = [Failure(message: failure)]
+            self.seconds = seconds
         }
     }
 }

@@ -1,0 +1,53 @@
+// A copy into a store that does not exist yet: the copy is checked against the models before any
+// file is made, the store is created with the model, and a copy that fails removes it again
+// (with its `-wal`, `-shm` and `-journal` files), so a failure leaves nothing behind. A kill
+// leaves the new store with whole batches and an active run, which the next copy undoes first.
+// Invariant: only files this call created are removed; a path that holds a store is refused.
+import Foundation
+import GraphStore
+
+extension DeepCopier {
+    /// Copies from `source` into a new store created at `path` with `model` (default: the
+    /// source's model); should the copy fail, no file remains at `path`.
+    ///
+    /// ```swift
+    /// let report = try DeepCopier.copy(from: catalog, toNewStoreAt: "Copy.sqlite")
+    /// ```
+    ///
+    /// - Throws: ``DeepCopyError`` when `path` holds a file or the copy cannot run, or store errors.
+    public static func copy(
+        from source: PersistentStore, toNewStoreAt path: String, model: ObjectModel? = nil,
+        storeOptions: StoreOptions = StoreOptions(), options: DeepCopyOptions = DeepCopyOptions()
+    ) throws -> CopyReport {
+        guard !FileManager.default.fileExists(atPath: path) else {
+            throw DeepCopyError("\(path) already exists: copy into it with DeepCopier(from:to:)")
+        }
+        let model = model ?? source.model
+        _ = try CopyPlan(source: source.model, target: model, options: options)
+        // Side files without their store are stale; SQLite would read a stale WAL into the new file.
+        removeStoreFiles(at: path, includingStore: false)
+        do {
+            return try copyIntoCreatedStore(
+                from: source, at: path, model: model, storeOptions: storeOptions, options: options)
+        } catch {
+            removeStoreFiles(at: path, includingStore: true)
+            throw error
+        }
+    }
+
+    /// Creates the store and copies into it; every connection to it is closed on return.
+    private static func copyIntoCreatedStore(
+        from source: PersistentStore, at path: String, model: ObjectModel, storeOptions: StoreOptions,
+        options: DeepCopyOptions
+    ) throws -> CopyReport {
+        let target = try PersistentStore.open(at: path, model: model, options: storeOptions)
+        return try DeepCopier(from: source, to: target, options: options).run()
+    }
+
+    /// Removes the SQLite side files of the store at `path`, and the store itself when asked.
+    private static func removeStoreFiles(at path: String, includingStore: Bool) {
+        for suffix in (includingStore ? [""] : []) + ["-wal", "-shm", "-journal"] {
+            try? FileManager.default.removeItem(atPath: path + suffix)
+        }
+    }
+}
