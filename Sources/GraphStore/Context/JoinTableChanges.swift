@@ -41,6 +41,14 @@ struct JoinTableChanges {
         deleted[key] = Pair(source: source, destination: destination)
     }
 
+    /// Drops every pending pair, to insert or to delete, that has `object` at either end.
+    mutating func removePairs(involving object: ManagedObject) {
+        let identity = ObjectIdentifier(object)
+        insertedKeys = insertedKeys.filter { $0.key.source != identity && $0.key.destination != identity }
+        deleted = deleted.filter { $0.key.source != identity && $0.key.destination != identity }
+        if insertedKeys.isEmpty { inserted = [] }
+    }
+
     private func key(of pair: Pair) -> Key {
         Key(source: ObjectIdentifier(pair.source), destination: ObjectIdentifier(pair.destination))
     }

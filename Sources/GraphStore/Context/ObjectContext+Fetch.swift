@@ -13,11 +13,30 @@ extension ObjectContext {
     ///     sortDescriptors: [FetchSortDescriptor("name")]))
     /// ```
     ///
-    /// - Throws: ``FetchError`` for a request that does not fit the model, or one whose result
-    ///   type is `.dictionaries` (use ``fetchDictionaries(_:)``).
+    /// Unlike Core Data's untyped `fetch`, this method only ever returns objects, so the request's
+    /// ``FetchRequest/resultType`` must be `.objects`: any other result type has its own typed
+    /// method, and is rejected here rather than silently answered with objects.
+    ///
+    /// | `resultType`    | method                      |
+    /// |-----------------|-----------------------------|
+    /// | `.objects`      | `fetch(_:)`                 |
+    /// | `.objectIDs`    | ``fetchObjectIDs(_:)``      |
+    /// | `.count`        | ``count(for:)``             |
+    /// | `.dictionaries` | ``fetchDictionaries(_:)``   |
+    ///
+    /// - Throws: ``FetchError`` for a request that does not fit the model, and
+    ///   ``FetchError/unsupportedResultType(_:use:)`` (naming the result type and the method to
+    ///   use) for a result type other than `.objects`.
     public func fetch(_ request: FetchRequest) throws -> [ManagedObject] {
-        guard request.resultType != .dictionaries else {
-            throw FetchError.invalidRequest("dictionary results come from fetchDictionaries(_:)")
+        switch request.resultType {
+        case .objects:
+            break
+        case .objectIDs:
+            throw FetchError.unsupportedResultType(.objectIDs, use: "fetchObjectIDs(_:)")
+        case .count:
+            throw FetchError.unsupportedResultType(.count, use: "count(for:)")
+        case .dictionaries:
+            throw FetchError.unsupportedResultType(.dictionaries, use: "fetchDictionaries(_:)")
         }
         let results = try matchingObjects(request)
         if !request.relationshipKeyPathsForPrefetching.isEmpty {
@@ -55,7 +74,13 @@ extension ObjectContext {
         return Array(results[start..<end])
     }
 
-    /// The IDs of the objects matching `request`.
+    /// The IDs of the objects matching `request` (whatever its result type) — the counterpart of
+    /// Core Data's `.managedObjectIDResultType`. When the context has no pending changes for the
+    /// fetched entities, only the IDs are read: no object is registered.
+    ///
+    /// With ``FetchRequest/includesPendingChanges`` (the default), unsaved changes count as in
+    /// ``fetch(_:)``: pending inserts that match appear with their temporary IDs, and pending
+    /// deletions are left out.
     public func fetchObjectIDs(_ request: FetchRequest) throws -> [ObjectID] {
         let entity = try self.entity(named: request.entityName)
         if request.includesPendingChanges && !pendingObjects(of: entity, request).isEmpty {

@@ -78,7 +78,9 @@ extension ObjectContext {
     }
 
     /// Makes the to-many `relationship` of `object` exactly `members` (in that order when ordered).
+    /// Every member is checked first, so a member that cannot belong changes nothing.
     func setToMany(_ object: ManagedObject, _ relationship: Relationship, _ members: [ManagedObject]) throws {
+        for member in members { try checkDestination(member, of: relationship, from: object) }
         let state = try toManyState(of: object, relationship, load: true)
         let wanted = Set(members.map(ObjectIdentifier.init))
         for member in state.members where !wanted.contains(ObjectIdentifier(member)) {

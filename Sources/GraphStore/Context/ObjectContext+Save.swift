@@ -91,6 +91,11 @@ extension ObjectContext {
         for object in plan.inserted + plan.updated {
             failures += try validator.failures(of: object, in: self)
         }
+        // An owner whose to-many members changed (through the members' to-ones, a join table or a
+        // delete rule) keeps its row, but its member counts must still hold.
+        for object in plan.touched {
+            failures += try validator.countFailures(of: object, in: self)
+        }
         for object in plan.deleted {
             failures += try validator.denyFailures(of: object, in: self)
         }
@@ -180,7 +185,12 @@ extension ObjectContext {
             let identity = ObjectIdentifier(object)
             guard let key = plan.keys[identity] else { continue }
             if plan.merged.contains(identity) {
-                if mergePolicy == .objectWins { try updateRow(of: object, key: key, version: nil, plan: plan) }
+                if mergePolicy == .objectWins {
+                    // The row's version is bumped, so other contexts holding it see the overwrite.
+                    let stored = try storedVersion(of: object.entity, key: key)
+                    try updateRow(of: object, key: key, version: stored, plan: plan)
+                    plan.versions[identity] = stored + 1
+                }
                 continue
             }
             let layout = layouts[object.entity.index]
@@ -232,6 +242,16 @@ extension ObjectContext {
             throw ValidationError(failures: [uniqueFailure(object, error)])
         }
         return connection.changes > 0
+    }
+
+    /// The version (`opt`) row `key` of `entity`'s table has now.
+    private func storedVersion(of entity: Entity, key: Int64) throws -> Int64 {
+        let statement = try connection.cachedStatement(
+            "SELECT opt FROM \(SQLiteIdentifier.quote(entity.tableName)) WHERE pk = ?")
+        defer { statement.reset() }
+        statement.bind(key, at: 1)
+        guard try statement.step() else { throw ObjectError(.notFound, entity: entity.name) }
+        return statement.int64(0)
     }
 
     /// Binds attribute values then foreign keys from parameter `first`; returns the next parameter index.
@@ -387,7 +407,8 @@ struct SavePlan {
     let inserted: [ManagedObject]
     let updated: [ManagedObject]
     let deleted: [ManagedObject]
-    /// Objects whose ordered to-many positions may need writing, though their rows did not change.
+    /// Objects whose to-many members changed though their rows did not: their member counts are
+    /// validated and their ordered positions may need writing.
     let touched: [ManagedObject]
     /// Row keys for inserted objects.
     var keys: [ObjectIdentifier: Int64] = [:]

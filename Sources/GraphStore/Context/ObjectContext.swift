@@ -215,25 +215,62 @@ public final class ObjectContext {
         clearChangeLists()
     }
 
-    /// Turns `object` back into a fault; with `mergeChanges`, its unsaved attribute changes are
-    /// kept and reapplied over the freshly loaded values.
+    /// Refreshes `object` from the store, like Core Data's `refresh(_:mergeChanges:)`.
+    ///
+    /// - Without `mergeChanges`, the object becomes a fault again and every unsaved change of its
+    ///   own is discarded: attribute and to-one changes, to-many changes (pending members, new
+    ///   order, join-table pairs) and a pending deletion. Its next use reads the stored row. The
+    ///   other ends of discarded relationship changes are not refreshed: refresh them too, or
+    ///   use ``rollback()``, to drop both sides.
+    /// - With `mergeChanges`, an object without changes becomes a fault; a changed object reloads
+    ///   its stored values (and row version) and keeps its unsaved attribute, to-one and to-many
+    ///   changes on top of them.
+    ///
+    /// Inserted objects have nothing stored and are left as they are.
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) throws {
         guard object.context === self, !object.isInserted else { return }
         object.fetchedValues = [:]
-        guard mergeChanges, object.isUpdated, let snapshot = object.snapshot else {
-            if object.isUpdated { object.isUpdated = false }
+        guard mergeChanges, object.hasChanges else {
+            discardChanges(of: object)
             turnIntoFault(object)
             return
         }
-        let changed = object.values.indices.filter { object.values[$0] != snapshot.values[$0] }
-        let pending = changed.map { ($0, object.values[$0]) }
+        guard !object.isFault else { return }  // only to-many changes are pending: nothing to reload
+        guard let saved = object.snapshot else {
+            // Deleted or with to-many changes only: the row reloads, the to-many changes stay.
+            object.isFault = true
+            try fire(object)
+            return
+        }
+        let pending = object.values.indices.filter { object.values[$0] != saved.values[$0] }.map {
+            ($0, object.values[$0])
+        }
         let toOnes = object.toOne
-        let toOneChanged = object.toOne.indices.filter { object.toOne[$0] !== snapshot.toOne[$0] }
+        let toOneChanged = object.toOne.indices.filter { object.toOne[$0] !== saved.toOne[$0] }
         object.isFault = true
         try fire(object)
         object.snapshot = (object.values, object.toOne)
         for (index, value) in pending { object.values[index] = value }
         for index in toOneChanged { object.toOne[index] = toOnes[index] }
+    }
+
+    /// Forgets every pending change of `object` itself: its change flags, its places in the
+    /// change lists and the join-table pairs it is an end of. Its storage is left to the caller.
+    func discardChanges(of object: ManagedObject) {
+        guard object.hasChanges else { return }
+        if !joinChanges.isEmpty {
+            for table in Array(joinChanges.keys) {
+                joinChanges[table]?.removePairs(involving: object)
+            }
+        }
+        if object.isUpdated { updatedList.removeAll { $0 === object } }
+        if object.isDeleted { deletedList.removeAll { $0 === object } }
+        if object.isTouched { touchedList.removeAll { $0 === object } }
+        object.isUpdated = false
+        object.isDeleted = false
+        object.isTouched = false
+        object.snapshot = nil
+        object.reorderedRelationships = []
     }
 
     func turnIntoFault(_ object: ManagedObject) {

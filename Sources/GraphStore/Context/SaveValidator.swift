@@ -21,24 +21,38 @@ struct SaveValidator {
                 fail(attribute.name, value, rule)
             }
         }
-        for relationship in object.entity.relationships where !relationship.isTransient {
+        for relationship in object.entity.relationships where !relationship.isTransient && !relationship.isToMany {
+            guard !relationship.declaration.isOptional else { continue }
+            let destination = try context.toOneValue(of: object, relationship)
+            if destination == nil || destination?.isDeleted == true { fail(relationship.name, nil, .required) }
+        }
+        return failures + (try countFailures(of: object, in: context))
+    }
+
+    /// Failures of the to-many relationships of `object` against their required, minimum and
+    /// maximum counts (deleted members do not count). Saves check these for objects whose row
+    /// did not change but whose to-many members did.
+    func countFailures(of object: ManagedObject, in context: ObjectContext) throws -> [ValidationFailure] {
+        var failures: [ValidationFailure] = []
+        func fail(_ key: String, _ count: Int?, _ rule: ValidationRule) {
+            failures.append(
+                ValidationFailure(
+                    entity: object.entity.name, objectID: object.objectID, key: key, value: count.map { "\($0)" },
+                    rule: rule))
+        }
+        for relationship in object.entity.relationships where !relationship.isTransient && relationship.isToMany {
             let declaration = relationship.declaration
-            if relationship.isToMany {
-                guard declaration.minCount > 0 || declaration.maxCount > 0 || !declaration.isOptional else { continue }
-                let count = try context.toManyState(of: object, relationship, load: true).members.filter {
-                    !$0.isDeleted
-                }.count
-                if count == 0 && !declaration.isOptional {
-                    fail(relationship.name, nil, .required)
-                } else if count < declaration.minCount {
-                    fail(relationship.name, .integer(Int64(count)), .minimumCount(declaration.minCount))
-                }
-                if declaration.maxCount > 0 && count > declaration.maxCount {
-                    fail(relationship.name, .integer(Int64(count)), .maximumCount(declaration.maxCount))
-                }
-            } else if !declaration.isOptional {
-                let destination = try context.toOneValue(of: object, relationship)
-                if destination == nil || destination?.isDeleted == true { fail(relationship.name, nil, .required) }
+            guard declaration.minCount > 0 || declaration.maxCount > 0 || !declaration.isOptional else { continue }
+            let count = try context.toManyState(of: object, relationship, load: true).members.filter {
+                !$0.isDeleted
+            }.count
+            if count == 0 && !declaration.isOptional {
+                fail(relationship.name, nil, .required)
+            } else if count < declaration.minCount {
+                fail(relationship.name, count, .minimumCount(declaration.minCount))
+            }
+            if declaration.maxCount > 0 && count > declaration.maxCount {
+                fail(relationship.name, count, .maximumCount(declaration.maxCount))
             }
         }
         return failures

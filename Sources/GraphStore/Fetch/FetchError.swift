@@ -30,6 +30,9 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidRequest(String)
     /// The model has no fetch-request template of this name.
     case unknownTemplate(String)
+    /// The request's result type is not what the method called returns; `use` names the method
+    /// that does (``ObjectContext/fetch(_:)`` with `.objectIDs` → `fetchObjectIDs(_:)`).
+    case unsupportedResultType(FetchResultType, use: String)
 
     /// A one-line explanation.
     public var description: String {
@@ -53,6 +56,8 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
             "invalid fetch request: \(reason)"
         case .unknownTemplate(let name):
             "no fetch request template \"\(name)\" in the model"
+        case .unsupportedResultType(let type, let method):
+            "a request whose result type is \(type) is not run here: use \(method)"
         }
     }
 }
