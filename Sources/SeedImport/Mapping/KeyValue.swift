@@ -13,11 +13,13 @@ struct KeyValue: Hashable, CustomStringConvertible {
     }
 
     private let storage: Parts
-    private let hashCode: Int
+    /// 32 bits of the hash are enough to tell keys apart before comparing them, and keep a key
+    /// at 24 bytes.
+    private let hashCode: UInt32
 
     private init(storage: Parts) {
         self.storage = storage
-        hashCode = storage.hashValue
+        hashCode = UInt32(truncatingIfNeeded: storage.hashValue)
     }
 
     /// A key from its parts.
