@@ -111,5 +111,14 @@ import Testing
 
         let quiet = try CLIProcess.run(["build", "catalog-csv.yaml", "-o", "Quiet.sqlite", "--quiet"], in: folder)
         #expect(quiet.status == 0 && quiet.stdout.isEmpty && quiet.stderr.isEmpty)
+
+        // Not a terminal: plain progress lines on standard error, ending with the last phase.
+        let plain = try CLIProcess.run(["build", "catalog-csv.yaml", "-o", "Plain.sqlite"], in: folder)
+        #expect(plain.status == 0, "\(plain.stderr)")
+        let lines = plain.stderr.split(separator: "\n").map(String.init)
+        #expect(!plain.stderr.contains("\r"))
+        #expect(lines.first?.hasPrefix("reading items.csv: ") == true)
+        #expect(lines.last?.hasPrefix("done: 7 records") == true)
+        #expect(plain.stdout.contains("built Plain.sqlite"))
     }
 }

@@ -34,10 +34,13 @@ public struct SeedBuilder: Sendable {
         planFile = path
     }
 
-    /// Builds the seed at `output` (default: the plan's `store:`).
+    /// Builds the seed at `output` (default: the plan's `store:`), reporting the import's
+    /// progress to `progress` (on another task, in order).
     ///
     /// - Throws: ``SeedBuildError``, ``ImportFailure`` or ``PlanErrors``; the output is untouched.
-    public func build(to output: String? = nil) async throws -> Result {
+    public func build(
+        to output: String? = nil, progress: @escaping @Sendable (ImportProgress) -> Void = { _ in }
+    ) async throws -> Result {
         let file = try PlanFile.load(from: planFile)
         guard let target = output ?? file.plan.store.map(file.plan.resolve) else {
             throw SeedBuildError("no output: give -o or a store: in the plan")
@@ -51,7 +54,20 @@ public struct SeedBuilder: Sendable {
         options.store = temporary
         options.newStoreUUID = try derivedUUID(plan: file.plan, checksums: checksums)
         options.newStoreWithoutWAL = true
-        let report = try await Importer(planFile: planFile, options: options).run()
+        let importer = try Importer(planFile: planFile, options: options)
+        let watcher = Task {
+            for await step in importer.progress { progress(step) }
+        }
+        let report: ImportReport
+        do {
+            report = try await importer.run()
+            _ = await watcher.value
+        } catch {
+            // A run that fails before it starts never ends the progress stream.
+            watcher.cancel()
+            _ = await watcher.value
+            throw error
+        }
         do {
             try finalize(temporary, plan: file.plan, checksums: checksums)
             guard rename(temporary, target) == 0 else {

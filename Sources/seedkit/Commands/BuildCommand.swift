@@ -40,12 +40,16 @@ struct BuildCommand: AsyncParsableCommand {
 
     func run() async throws {
         let result: SeedBuilder.Result
+        let display = ProgressDisplay(enabled: !reporting.quiet && !reporting.json)
         do {
-            result = try await SeedBuilder(planFile: plan).build(to: output)
+            result = try await SeedBuilder(planFile: plan).build(to: output) { display.show($0) }
+            display.finish()
         } catch let failure as ImportFailure {
+            display.finish()
             if reporting.json { try JSONOutput.print(failure.report) }
             throw DataFailure.exit(failure.reason)
         } catch {
+            display.finish()
             throw DataFailure.exit("\(error)")
         }
         if reporting.json {
