@@ -20,7 +20,7 @@ public struct Exporter {
     /// An exporter of `entity`'s objects (sub-entities included) from `store`.
     public init(store: PersistentStore, entity: String, format: ExportFormat) throws {
         guard let resolved = store.model.entity(named: entity) else {
-            throw ObjectError(.unknownKey, entity: entity)
+            throw FetchError.unknownEntity(entity)
         }
         self.store = store
         self.entity = resolved

@@ -58,9 +58,10 @@ public struct SeedBuilder: Sendable {
         let watcher = Task {
             for await step in importer.progress { progress(step) }
         }
-        let report: ImportReport
+        var report: ImportReport
         do {
             report = try await importer.run()
+            report.store = target
             _ = await watcher.value
         } catch {
             // A run that fails before it starts never ends the progress stream.

@@ -21,19 +21,21 @@ final class ProgressDisplay: Sendable {
     func show(_ step: ImportProgress) {
         guard enabled else { return }
         let rate = Int(step.recordsPerSecond)
-        let fraction = step.bytesTotal > 0 ? Double(step.bytesRead) / Double(step.bytesTotal) : 0
+        // Phases after reading (references, indexing, done) have no bytes: the bar stays full.
+        let fraction = step.bytesTotal > 0 ? Double(step.bytesRead) / Double(step.bytesTotal) : 1
         if isTerminal {
             let width = 30
             let filled = Int(fraction * Double(width))
             let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
             let eta = step.estimatedSecondsLeft.map { String(format: " ETA %.0fs", $0) } ?? ""
-            write("\r[\(bar)] \(step.phase) \(step.source) \(step.records) records, \(rate)/s\(eta)   ")
+            // `\e[K` clears what a longer earlier line left after this one.
+            write("\r[\(bar)] \(step.phase) \(step.source) \(step.records) records, \(rate)/s\(eta)\u{1B}[K")
         } else if lastLine.withLock({ last in
             guard step.seconds - last >= 2 || step.phase == "done" else { return false }
             last = step.seconds
             return true
         }) {
-            // Phases after reading (references, indexing, done) have no source and no fraction.
+            // Phases after reading have no source and no percentage.
             let subject = step.source.isEmpty ? step.phase : "\(step.phase) \(step.source)"
             let percent = step.bytesTotal > 0 ? ", \(Int(fraction * 100))%" : ""
             write("\(subject): \(step.records) records, \(rate)/s\(percent)\n")
