@@ -1,10 +1,9 @@
 // The copy's transactions on the target context: each batch is one committed transaction inside
 // the copy's run (so the run journal can undo it), followed by progress reports; scratch work on
 // TEMP tables runs in a read transaction that takes no write lock; pages split a table's keys
-// into batches of at most `rowsPerBatch` rows. While the batches run, the connection has a larger
-// page cache and commits do not wait for the disk (`synchronous = NORMAL`: a kill loses nothing
-// committed, a power cut at most the last batches, which the run journal undoes with the rest);
-// the last transaction runs at the store's own settings, so a finished copy is as durable as any save.
+// into batches of at most `rowsPerBatch` rows. While the batches run, the connection has the
+// store layer's bulk-write settings (ObjectContext+BulkWrites); the last transaction runs at the
+// store's own settings, so a finished copy is as durable as any save.
 // Invariant: every write to the target goes through `commit` (ObjectContext.writeRows).
 import GraphStore
 
@@ -17,14 +16,8 @@ final class CopyBatches {
     private let progress: (@Sendable (CopyReport) -> Void)?
     /// Where the copy stands, for `DeepCopyOptions.batchProgress`.
     let tracker: CopyProgressTracker
-    /// The connection's settings before the batches (pragma → value), restored for the last one.
-    private var savedSettings: [(String, Int64)] = []
-
-    /// Settings for bulk work: commits that do not wait for the disk, a 64 MB page cache, WAL
-    /// checkpoints every 40 MB rather than every 4 MB.
-    private static let bulkSettings = [
-        ("main.synchronous", "NORMAL"), ("main.cache_size", "-65536"), ("wal_autocheckpoint", "10000"),
-    ]
+    /// The connection's settings before the batches, restored for the last one.
+    private var savedSettings: SavedConnectionSettings?
 
     init(
         context: ObjectContext, rowsPerBatch: Int, progress: (@Sendable (CopyReport) -> Void)?,
@@ -58,23 +51,16 @@ final class CopyBatches {
         try context.readRows(body)
     }
 
-    /// Switches the connection to ``bulkSettings`` until ``restoreSettings()``.
+    /// Switches the connection to bulk-write settings (a 64 MB page cache) until ``restoreSettings()``.
     func useBulkSettings() throws {
-        try outsideTransactions { connection in
-            for (pragma, value) in Self.bulkSettings {
-                savedSettings.append((pragma, try connection.integer("PRAGMA \(pragma)")))
-                try connection.execute("PRAGMA \(pragma) = \(value)")
-            }
-        }
+        savedSettings = try context.useBulkWrites()
     }
 
     /// Puts back the connection's own settings.
     func restoreSettings() throws {
-        let saved = savedSettings
-        savedSettings = []
-        try outsideTransactions { connection in
-            for (pragma, value) in saved { try connection.execute("PRAGMA \(pragma) = \(value)") }
-        }
+        guard let saved = savedSettings else { return }
+        savedSettings = nil
+        try context.restore(saved)
     }
 
     /// Commits `metadata` and the end of `run` in one last transaction, at the store's own durability.

@@ -73,10 +73,16 @@ final class ImportRun {
             } else {
                 let journal = try startJournal(context: context, store: store)
                 watermarks = journal.watermarks
+                // Batches commit without waiting for the disk; the last transaction (the run's end)
+                // at the store's own durability. A new store's rows are appended, so its page cache
+                // stays small; a store that holds data is read by key, which a larger one helps.
+                let saved = try context.useBulkWrites(BulkWriteSettings(pageCacheKiB: existed ? 64 * 1024 : 8 * 1024))
                 do {
                     try importAll(compiled, context: context, freshStore: !existed && checkpoint.batches == 0)
+                    try context.restore(saved)
                     try finish(context: context, store: store, journal: journal)
                 } catch {
+                    try? context.restore(saved)
                     try? context.undoRun(journal)
                     throw error
                 }
