@@ -40,6 +40,11 @@ struct LookupID: Hashable {
         hasher.combine(entityIndex)
         hasher.combine(slots.first ?? -1)
     }
+
+    /// The same two numbers mixed without a `Hasher` (see ``KeyValue``).
+    func _rawHashValue(seed: Int) -> Int {
+        KeyMixing.mix(UInt64(UInt32(truncatingIfNeeded: entityIndex)) << 32 | UInt64(UInt32(truncatingIfNeeded: slots.first ?? -1)), seed: seed)
+    }
 }
 
 /// How a relationship's destinations are found.

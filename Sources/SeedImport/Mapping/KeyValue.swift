@@ -52,4 +52,10 @@ struct KeyValue: Hashable, CustomStringConvertible {
     func hash(into hasher: inout Hasher) {
         hasher.combine(hashCode)
     }
+
+    /// The hash a dictionary or set uses: the cached hash mixed with the table's seed, without
+    /// running a `Hasher` (which costs more than the lookup itself on the import's hot path).
+    func _rawHashValue(seed: Int) -> Int {
+        KeyMixing.mix(UInt64(hashCode), seed: seed)
+    }
 }

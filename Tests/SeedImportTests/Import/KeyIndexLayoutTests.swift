@@ -23,4 +23,21 @@ import Testing
         #expect(KeyValue([.string("A"), .integer(1)]) != KeyValue([.string("A"), .integer(2)]))
         #expect(KeyValue([.string("A"), .integer(1)]).description == "A, 1")
     }
+
+    @Test func aMillionKeysSpreadOverTheIndex() {
+        // The mixed hashes of sequential keys fill a table's low bits evenly (the buckets a
+        // dictionary of 2^21 slots uses), whatever the seed.
+        for seed in [0, 42, -7] {
+            var buckets = Set<Int>()
+            for number in 0..<100_000 {
+                let key = KeyValue.single(.string("SKU-\(number)"))
+                buckets.insert(key._rawHashValue(seed: seed) & (1 << 21 - 1))
+            }
+            #expect(buckets.count > 97_000)
+        }
+        var index: [KeyValue: Int] = [:]
+        for number in 0..<10_000 { index[.single(.integer(Int64(number)))] = number }
+        #expect((0..<10_000).allSatisfy { index[.single(.integer(Int64($0)))] == $0 })
+        #expect(index[.single(.string("0"))] == nil)
+    }
 }
