@@ -255,8 +255,12 @@ def find_xmllint() -> str | None:
     """`xmllint`, installing libxml2-utils with apt-get when missing and running as root."""
     if shutil.which("xmllint") is None and shutil.which("apt-get") and os.geteuid() == 0:
         log("installing libxml2-utils for xmllint…")
-        subprocess.run(["apt-get", "install", "-y", "-qq", "libxml2-utils"],
-                       capture_output=True, env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"})
+        environment = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        install = ["apt-get", "install", "-y", "-qq", "libxml2-utils"]
+        if subprocess.run(install, capture_output=True, env=environment).returncode != 0:
+            # A fresh machine may have no package lists yet.
+            subprocess.run(["apt-get", "update", "-qq"], capture_output=True, env=environment)
+            subprocess.run(install, capture_output=True, env=environment)
     path = shutil.which("xmllint")
     if path is None:
         log("xmllint not found: install libxml2-utils for the XML reader baseline")

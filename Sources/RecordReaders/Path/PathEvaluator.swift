@@ -2,6 +2,12 @@
 // The common case (every step matches at most one node) keeps a single index and allocates
 // nothing; a step that matches several nodes switches to an array of matches.
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The nodes a path matched.
 enum PathMatch {
     case none
@@ -15,23 +21,46 @@ extension RecordStorage {
         if nodes[Int(start)].kind == .row, case .child = steps.first {
             // A CSV header name is the whole path text, dots and slashes included.
             guard let column = context.columns?.index(of: wholeText) else { return .none }
-            return apply(.column(column), to: start)
+            return withWalker { $0.apply(.column(column), to: start) }
         }
-        var current = PathMatch.one(start)
-        for step in steps {
-            switch current {
-            case .none:
-                return .none
-            case .one(let node):
-                current = apply(step, to: node)
-            case .many(let nodes):
-                current = apply(step, toAll: nodes)
+        return withWalker { walker in
+            var current = PathMatch.one(start)
+            for step in steps {
+                switch current {
+                case .none:
+                    return .none
+                case .one(let node):
+                    current = walker.apply(step, to: node)
+                case .many(let nodes):
+                    current = walker.apply(step, toAll: nodes)
+                }
             }
+            return current
         }
-        return current
     }
 
-    private func apply(_ step: PathStep, to node: Int32) -> PathMatch {
+    /// Calls `body` with a walker over this storage's nodes and bytes: one pointer lookup for
+    /// a whole path, rather than one per node visited.
+    @inline(__always)
+    private func withWalker<R>(_ body: (PathWalker) -> R) -> R {
+        withUnsafeMutablePointers { header, elements in
+            let count = header.pointee.nodeCount
+            let bytes = UnsafeRawPointer(elements + count).assumingMemoryBound(to: UInt8.self)
+            return body(
+                PathWalker(
+                    nodes: NodeTable(base: elements, count: count), bytes: bytes, byteCount: header.pointee.byteCount))
+        }
+    }
+}
+
+/// Walks path steps over one record's node table and bytes (valid only inside
+/// `RecordStorage.withWalker`).
+private struct PathWalker {
+    let nodes: NodeTable
+    let bytes: UnsafePointer<UInt8>
+    let byteCount: Int
+
+    func apply(_ step: PathStep, to node: Int32) -> PathMatch {
         let entry = nodes[Int(node)]
         switch step {
         case .this:
@@ -71,7 +100,7 @@ extension RecordStorage {
         }
     }
 
-    private func apply(_ step: PathStep, toAll matches: [Int32]) -> PathMatch {
+    func apply(_ step: PathStep, toAll matches: [Int32]) -> PathMatch {
         switch step {
         case .index(let position):
             return position < matches.count ? .one(matches[position]) : .none
@@ -101,7 +130,7 @@ extension RecordStorage {
         case .object, .element:
             while child < entry.end {
                 let isAttribute = nodes[Int(child)].kind == .attribute
-                if isAttribute == attribute, nameEquals(Int(child), name) { collector.add(child) }
+                if isAttribute == attribute, nameEquals(child, name) { collector.add(child) }
                 child = nodes[Int(child)].end
             }
         case .array where !attribute:
@@ -113,6 +142,19 @@ extension RecordStorage {
             }
         default:
             break
+        }
+    }
+
+    /// Whether the name of `node` equals `name`.
+    @inline(__always)
+    private func nameEquals(_ node: Int32, _ name: [UInt8]) -> Bool {
+        let entry = nodes[Int(node)]
+        guard entry.hasName, Int(entry.nameCount) == name.count, entry.nameStart >= 0,
+            Int(entry.nameStart) + name.count <= byteCount
+        else { return false }
+        return name.withUnsafeBufferPointer { wanted in
+            guard let wantedBase = wanted.baseAddress else { return true }
+            return memcmp(bytes + Int(entry.nameStart), wantedBase, wanted.count) == 0
         }
     }
 }
