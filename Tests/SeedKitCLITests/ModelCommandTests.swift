@@ -17,7 +17,7 @@ import Testing
         Sample(
             path: "SeedData/Catalog/Catalog.yaml", name: "Catalog",
             entities: ["Item", "Location", "ShoppingList", "Tag", "Unit"]),
-        Sample(path: "SeedData/Quakes/Quakes.yaml", name: "Quakes", entities: ["Network", "Quake"]),
+        Sample(path: "SeedData/Quakes/QuakesModel.yaml", name: "Quakes", entities: ["Network", "Quake"]),
         Sample(
             path: "SeedData/GroceryDude/GroceryDude.xcdatamodeld", name: "GroceryDude",
             entities: ["Item", "Location", "LocationAtHome", "LocationAtShop", "Unit"]),
@@ -187,7 +187,7 @@ import Testing
         let none = try CLIProcess.run(["model"])
         #expect(none.status == 2)
         #expect(none.stderr.hasPrefix("Error: Missing expected argument '<model>'\n"))
-        let unknown = try CLIProcess.run(["model", Self.path("SeedData/Quakes/Quakes.yaml"), "--frobnicate"])
+        let unknown = try CLIProcess.run(["model", Self.path("SeedData/Quakes/QuakesModel.yaml"), "--frobnicate"])
         #expect(unknown.status == 2)
         #expect(unknown.stderr.hasPrefix("Error: Unknown option '--frobnicate'\n"))
         #expect(unknown.stdout.isEmpty)

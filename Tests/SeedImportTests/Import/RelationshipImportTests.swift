@@ -79,7 +79,7 @@ import Testing
 
     @Test func nestedRecordsBecomeObjectsWithTheirOwnKeys() async throws {
         let fixture = try ImportFixture()
-        for name in ["Quakes.yaml", "feed.json", "quakes.yaml"] {
+        for name in ["QuakesModel.yaml", "feed.json", "quakes.yaml"] {
             try fixture.copy("SeedData/Quakes/\(name)", as: name)
         }
         let report = try await fixture.run("quakes.yaml")
