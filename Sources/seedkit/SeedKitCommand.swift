@@ -22,9 +22,15 @@ struct SeedKitCommand: AsyncParsableCommand {
     )
 
     /// Runs the command; usage errors exit with 2 (DESIGN §8) instead of ArgumentParser's 64.
+    /// A bare `seedkit` (no subcommand) is a usage error too: the reason and the help on stderr.
     static func main() async {
         do {
             var command = try parseAsRoot()
+            if command is SeedKitCommand {
+                let text = "Error: Missing expected subcommand.\n\n" + helpMessage()
+                FileHandle.standardError.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
+                exit(withError: ExitCode(2))
+            }
             if var asynchronous = command as? any AsyncParsableCommand {
                 try await asynchronous.run()
             } else {

@@ -45,7 +45,7 @@ struct InspectCommand: ParsableCommand {
             print("  \(key): \(value)")
         }
         for (name, count) in report.entities.sorted(by: { $0.key < $1.key }) {
-            print("  \(name): \(count.count) objects")
+            print("  \(name): \(counted(count.count, "object"))")
         }
     }
 }

@@ -11,7 +11,8 @@ struct ModelCommand: ParsableCommand {
         abstract: "Load, validate and summarise a model.",
         discussion: """
             MODEL is an Xcode model (.xcdatamodeld, .xcdatamodel or its contents file), a model \
-            file (.json, .yaml, .yml), or a SeedKit store (which carries its model).
+            file (.json, .yaml, .yml), or a SeedKit store (which carries its model; any SQLite file, \
+            whatever its name).
             """)
 
     @Argument(help: "The model or store to load.")
@@ -37,13 +38,34 @@ struct ModelCommand: ParsableCommand {
 
 /// Finds a model in a model file, an Xcode model or a store.
 enum ModelSource {
+    /// The first 16 bytes of every SQLite database file.
+    static let sqliteHeader = Data("SQLite format 3\u{0}".utf8)
+
     /// The model at `path`: a store's embedded model when `path` is a SeedKit store.
     static func load(_ path: String) throws -> ObjectModel {
-        let lowercased = path.lowercased()
-        if [".sqlite", ".store", ".db", ".sqlite3"].contains(where: lowercased.hasSuffix) {
+        if isStore(path) {
             return try PersistentStore.metadata(at: path).model(source: path)
         }
         return try ModelLoader.load(from: path)
+    }
+
+    /// Whether `path` names a store: a file that starts with SQLite's header, whatever its name,
+    /// or a name with a store's extension (so a missing `x.sqlite` is reported as a missing store).
+    static func isStore(_ path: String) -> Bool {
+        if hasSQLiteHeader(path) { return true }
+        let lowercased = path.lowercased()
+        return [".sqlite", ".store", ".db", ".sqlite3"].contains(where: lowercased.hasSuffix)
+    }
+
+    /// Whether `path` is a regular file whose first bytes are SQLite's header.
+    private static func hasSQLiteHeader(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
+            let handle = FileHandle(forReadingAtPath: path)
+        else { return false }
+        defer { try? handle.close() }
+        guard let header = try? handle.read(upToCount: sqliteHeader.count) else { return false }
+        return header == sqliteHeader
     }
 }
 
@@ -96,12 +118,13 @@ struct ModelSummary: Encodable {
 
     /// A human-readable summary, one line per entity.
     var text: String {
-        var lines = ["model \(name) (\(entities.count) entities) hash \(hash.prefix(16))"]
+        var lines = ["model \(name) (\(counted(entities.count, "entity", "entities"))) hash \(hash.prefix(16))"]
         for (entityName, entity) in entities.sorted(by: { $0.key < $1.key }) {
             var line = "  \(entityName)"
             if let parent = entity.parent { line += " : \(parent)" }
             if entity.abstract { line += " (abstract)" }
-            line += " — \(entity.attributes.count) attributes, \(entity.relationships.count) relationships"
+            line += " — \(counted(entity.attributes.count, "attribute")), "
+            line += counted(entity.relationships.count, "relationship")
             if !entity.uniqueConstraints.isEmpty {
                 line +=
                     ", unique "

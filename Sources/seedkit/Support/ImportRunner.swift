@@ -38,7 +38,7 @@ enum ImportRunner {
             Swift.print(report.summary)
             for error in report.errors.prefix(20) { Swift.print("rejected: \(error)") }
             let verb = dryRun ? "checked (dry run, nothing written)" : "imported into \(report.store)"
-            Swift.print(String(format: "%d records %@ in %.2f s", report.records, verb, report.seconds))
+            Swift.print(counted(report.records, "record") + String(format: " %@ in %.2f s", verb, report.seconds))
         }
     }
 }

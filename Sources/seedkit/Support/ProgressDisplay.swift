@@ -29,7 +29,7 @@ final class ProgressDisplay: Sendable {
             let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
             let eta = step.estimatedSecondsLeft.map { String(format: " ETA %.0fs", $0) } ?? ""
             // `\e[K` clears what a longer earlier line left after this one.
-            write("\r[\(bar)] \(step.phase) \(step.source) \(step.records) records, \(rate)/s\(eta)\u{1B}[K")
+            write("\r[\(bar)] \(step.phase) \(step.source) \(counted(step.records, "record")), \(rate)/s\(eta)\u{1B}[K")
         } else if lastLine.withLock({ last in
             guard step.seconds - last >= 2 || step.phase == "done" else { return false }
             last = step.seconds
@@ -38,7 +38,7 @@ final class ProgressDisplay: Sendable {
             // Phases after reading have no source and no percentage.
             let subject = step.source.isEmpty ? step.phase : "\(step.phase) \(step.source)"
             let percent = step.bytesTotal > 0 ? ", \(Int(fraction * 100))%" : ""
-            write("\(subject): \(step.records) records, \(rate)/s\(percent)\n")
+            write("\(subject): \(counted(step.records, "record")), \(rate)/s\(percent)\n")
         }
     }
 
