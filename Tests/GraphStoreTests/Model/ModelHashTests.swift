@@ -59,3 +59,253 @@ import Testing
         #expect(differences.contains("Tag: entity added"))
     }
 }
+
+/// Each change that reshapes the store changes both the model hash and the changed entity's
+/// version hash; annotations, declaration order and names outside the schema change neither.
+@Suite struct ModelHashSensitivityTests {
+    /// The knobs of ``model(_:)``: one schema fact each, all at their base value by default.
+    struct Shape {
+        var name = "Hashes"
+        var unitToMany = false
+        var unitOrdered = false
+        var unitDestination = "Unit"
+        var parent: String? = nil
+        var noteTransient = false
+        var priceType = AttributeType.double
+        var uniqueSKU = false
+    }
+
+    /// A store-shaping change to the base shape, named for the test report.
+    enum Change: String, CaseIterable, CustomTestStringConvertible, Sendable {
+        case relationshipBecomesToMany
+        case relationshipBecomesOrdered
+        case relationshipChangesDestination
+        case entityGetsAParent
+        case entityChangesParent
+        case attributeBecomesTransient
+        case attributeChangesType
+        case attributeChangesIntegerWidth
+        case uniqueConstraintAdded
+
+        var testDescription: String { rawValue }
+
+        /// The shape before and after the change.
+        var shapes: (before: Shape, after: Shape) {
+            var before = Shape()
+            var after = Shape()
+            switch self {
+            case .relationshipBecomesToMany:
+                after.unitToMany = true
+            case .relationshipBecomesOrdered:
+                before.unitToMany = true
+                after.unitToMany = true
+                after.unitOrdered = true
+            case .relationshipChangesDestination:
+                after.unitDestination = "Box"
+            case .entityGetsAParent:
+                after.parent = "Thing"
+            case .entityChangesParent:
+                before.parent = "Thing"
+                after.parent = "Other"
+            case .attributeBecomesTransient:
+                after.noteTransient = true
+            case .attributeChangesType:
+                after.priceType = .decimal
+            case .attributeChangesIntegerWidth:
+                before.priceType = .integer32
+                after.priceType = .integer64
+            case .uniqueConstraintAdded:
+                after.uniqueSKU = true
+            }
+            return (before, after)
+        }
+    }
+
+    /// Item (the entity every change touches), its possible destinations Unit and Box, and its
+    /// possible parents Thing and Other.
+    static func model(_ shape: Shape) throws -> ObjectModel {
+        try ModelBuilder(shape.name)
+            .entity("Thing") { $0.attribute("label", .string) }
+            .entity("Other") { $0.attribute("tag", .string) }
+            .entity("Unit") { $0.attribute("name", .string) }
+            .entity("Box") { $0.attribute("size", .integer16) }
+            .entity("Item", parent: shape.parent) { item in
+                item.attribute("sku", .string, optional: false)
+                item.attribute("price", shape.priceType)
+                item.attribute("note", .string, transient: shape.noteTransient)
+                if shape.unitToMany {
+                    item.toMany("unit", shape.unitDestination, ordered: shape.unitOrdered)
+                } else {
+                    item.toOne("unit", shape.unitDestination)
+                }
+                if shape.uniqueSKU { item.unique("sku") }
+            }
+            .build()
+    }
+
+    @Test(arguments: Change.allCases) func aStoreShapingChangeChangesBothHashes(_ change: Change) throws {
+        let before = try Self.model(change.shapes.before)
+        let after = try Self.model(change.shapes.after)
+        #expect(before.versionHash != after.versionHash)
+        let itemBefore = try #require(before.entity(named: "Item"))
+        let itemAfter = try #require(after.entity(named: "Item"))
+        #expect(itemBefore.versionHash != itemAfter.versionHash)
+        // Only Item changed: every other entity keeps its hash.
+        for name in ["Thing", "Other", "Unit", "Box"] {
+            #expect(before.entity(named: name)?.versionHash == after.entity(named: name)?.versionHash, "\(name)")
+        }
+        // And the store-compatibility check names the entity.
+        #expect(ModelDifference.between(before, after).contains { $0.hasPrefix("Item") })
+    }
+
+    @Test func everyChangeGivesADistinctHash() throws {
+        var hashes: Set<String> = [try Self.model(Shape()).versionHash]
+        for change in Change.allCases {
+            hashes.insert(try Self.model(change.shapes.after).versionHash)
+        }
+        // The base shape and every shape a change reaches: all different.
+        #expect(hashes.count == Change.allCases.count + 1)
+    }
+
+    @Test func theSameShapeHashesTheSameTwice() throws {
+        for change in Change.allCases {
+            #expect(try Self.model(change.shapes.after).versionHash == Self.model(change.shapes.after).versionHash)
+        }
+    }
+
+    @Test func aRenamedModelWithTheSameSchemaKeepsItsHash() throws {
+        var renamed = Shape()
+        renamed.name = "Renamed"
+        let base = try Self.model(Shape())
+        let other = try Self.model(renamed)
+        #expect(other.name == "Renamed")
+        #expect(base.versionHash == other.versionHash)
+        for entity in base.entities {
+            #expect(other.entity(named: entity.name)?.versionHash == entity.versionHash, "\(entity.name)")
+        }
+    }
+
+    @Test func userInfoOnEveryLevelChangesNoHash() throws {
+        let plain = try ModelBuilder("M")
+            .entity("Unit") { unit in
+                unit.attribute("name", .string)
+                unit.toMany("items", "Item", inverse: "unit")
+            }
+            .entity("Item") { item in
+                item.attribute("sku", .string)
+                item.toOne("unit", "Unit", inverse: "items")
+            }
+            .build()
+        let annotated = try ModelBuilder("M")
+            .entity("Unit") { unit in
+                unit.attribute("name", .string, userInfo: ["mappedKeyName": "unitName"])
+                unit.toMany("items", "Item", inverse: "unit", userInfo: ["relatedByAttribute": "sku"])
+                unit.userInfo("note", "kept in the model, not the hash")
+            }
+            .entity("Item") { item in
+                item.attribute("sku", .string, userInfo: ["a": "1", "b": "2"])
+                item.toOne("unit", "Unit", inverse: "items", userInfo: ["x": "y"])
+                item.userInfo("owner", "catalog team")
+            }
+            .build()
+        #expect(plain.versionHash == annotated.versionHash)
+        for entity in plain.entities {
+            #expect(annotated.entity(named: entity.name)?.versionHash == entity.versionHash, "\(entity.name)")
+        }
+        #expect(annotated.entity(named: "Item")?.declaration.userInfo["owner"] == "catalog team")
+    }
+
+    @Test func declarationOrderChangesNoHash() throws {
+        let first = try ModelBuilder("M")
+            .entity("Unit") { unit in
+                unit.attribute("name", .string)
+                unit.attribute("code", .integer32)
+                unit.toMany("items", "Item", inverse: "unit")
+                unit.toMany("spares", "Item")
+                unit.unique("name")
+                unit.unique("code", "name")
+            }
+            .entity("Item") { item in
+                item.attribute("sku", .string)
+                item.attribute("price", .double)
+                item.toOne("unit", "Unit", inverse: "items")
+            }
+            .build()
+        let second = try ModelBuilder("M")
+            .entity("Item") { item in
+                item.toOne("unit", "Unit", inverse: "items")
+                item.attribute("price", .double)
+                item.attribute("sku", .string)
+            }
+            .entity("Unit") { unit in
+                unit.unique("name", "code")
+                unit.unique("name")
+                unit.toMany("spares", "Item")
+                unit.toMany("items", "Item", inverse: "unit")
+                unit.attribute("code", .integer32)
+                unit.attribute("name", .string)
+            }
+            .build()
+        #expect(first.versionHash == second.versionHash)
+        for entity in first.entities {
+            #expect(second.entity(named: entity.name)?.versionHash == entity.versionHash, "\(entity.name)")
+        }
+    }
+
+    @Test func deleteRulesCountsDefaultsAndValidationChangeNoHash() throws {
+        let first = try ModelBuilder("M")
+            .entity("Unit") { unit in
+                unit.attribute("name", .string)
+                unit.toMany("items", "Item", inverse: "unit")
+            }
+            .entity("Item") { item in
+                item.attribute("qty", .integer32)
+                item.toOne("unit", "Unit", inverse: "items")
+            }
+            .build()
+        let second = try ModelBuilder("M")
+            .entity("Unit") { unit in
+                unit.attribute("name", .string, validation: ValidationRules(minimumLength: 1, maximumLength: 20))
+                unit.toMany("items", "Item", inverse: "unit", maxCount: 10, deleteRule: .cascade)
+            }
+            .entity("Item") { item in
+                item.attribute("qty", .integer32, default: .integer(1), validation: ValidationRules(minimum: 0))
+                item.toOne("unit", "Unit", inverse: "items", deleteRule: .deny)
+            }
+            .build()
+        #expect(first.versionHash == second.versionHash)
+    }
+
+    @Test func aModelFileAndTheBuilderGiveTheSameHash() throws {
+        let yaml = """
+            name: FromFile
+            entities:
+              Item:
+                relationships:
+                  unit: {destination: Unit, inverse: items}
+                attributes:
+                  price: double
+                  sku: {type: string, optional: false}
+                unique: [[sku]]
+              Unit:
+                attributes:
+                  name: string
+                relationships:
+                  items: {destination: Item, inverse: unit, toMany: true, ordered: true}
+            """
+        let fromFile = try ModelFile.parse(yaml, syntax: .yaml, source: "Model.yaml").objectModel(source: "Model.yaml")
+        let built = try ModelBuilder("FromBuilder")
+            .entity("Unit") { unit in
+                unit.attribute("name", .string)
+                unit.toMany("items", "Item", inverse: "unit", ordered: true)
+            }
+            .entity("Item") { item in
+                item.attribute("sku", .string, optional: false)
+                item.attribute("price", .double)
+                item.toOne("unit", "Unit", inverse: "items")
+                item.unique("sku")
+            }
+            .build()
+        #expect(fromFile.versionHash == built.versionHash)
+    }
+}
