@@ -18,8 +18,31 @@ enum LoaderProbe {
         return me.deletingLastPathComponent().appendingPathComponent("seedkit-loader-probe")
     }
 
+    /// Runs the probe on `seed` and `store` to its end and returns what it printed (`outcome …`
+    /// and `commits N`, the transactions that changed object rows of the store).
+    static func run(seed: String, store: String, batchSize: Int = 25) throws -> String {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = [seed, store, "--batch-size", "\(batchSize)"]
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let printed = output.fileHandleForReading.readDataToEndOfFile()
+        let failure = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(String(decoding: failure, as: UTF8.self))")
+        return String(decoding: printed, as: UTF8.self)
+    }
+
+    /// The number of data commits a complete probe run printed (`commits N`).
+    static func commits(in output: String) -> Int? {
+        output.split(separator: "\n").first { $0.hasPrefix("commits ") }.flatMap { Int($0.dropFirst(8)) }
+    }
+
     /// Starts the probe on `seed` and `store`, waits until it reports that it paused at `point`
-    /// (for example `copying:1` or `merging:3`), and kills it with SIGKILL there. Returns
+    /// (for example `copying:1`, `merging:3` or `commit:2`), and kills it with SIGKILL there. Returns
     /// the line the probe printed (empty when it ended without pausing).
     @discardableResult
     static func killAt(_ point: String, seed: String, store: String, batchSize: Int = 25) throws -> String {
