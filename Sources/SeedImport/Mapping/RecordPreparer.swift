@@ -84,27 +84,40 @@ struct RecordPreparer {
     private func referenceKeys(
         _ value: FieldValue, coercers: [ValueCoercer], matchNames: [String], split: String?, field: String
     ) throws(RecordError) -> [KeyValue] {
-        let items: [FieldValue] = value.kind == .list ? value.elements : [value]
         var keys: [KeyValue] = []
-        for item in items {
-            // A null or empty reference means "no destination".
-            if item.kind == .null || (item.kind == .text && item.byteCount == 0) { continue }
-            if coercers.count > 1 {
-                keys.append(try compositeKey(item, coercers: coercers, matchNames: matchNames, field: field))
-                continue
+        // A single value (the common to-one) is read in place, without a list around it.
+        if value.kind == .list {
+            for item in value.elements {
+                try appendKeys(of: item, coercers: coercers, matchNames: matchNames, split: split, field: field, to: &keys)
             }
-            guard let coercer = coercers.first else { continue }
-            do {
-                if let split {
-                    try splitKeys(item, separator: split, coercer: coercer, into: &keys)
-                } else if let key = try coercer.coerce(item) {
-                    keys.append(.single(key))
-                }
-            } catch {
-                throw RecordError(position: item.position, field: field, value: item.string, message: error.reason)
-            }
+        } else {
+            try appendKeys(of: value, coercers: coercers, matchNames: matchNames, split: split, field: field, to: &keys)
         }
         return keys
+    }
+
+    /// Adds the keys one value of a reference field names (several when `split`).
+    private func appendKeys(
+        of item: FieldValue, coercers: [ValueCoercer], matchNames: [String], split: String?, field: String,
+        to keys: inout [KeyValue]
+    ) throws(RecordError) {
+        // A null or empty reference means "no destination".
+        let kind = item.kind
+        if kind == .null || (kind == .text && item.byteCount == 0) { return }
+        if coercers.count > 1 {
+            keys.append(try compositeKey(item, coercers: coercers, matchNames: matchNames, field: field))
+            return
+        }
+        guard let coercer = coercers.first else { return }
+        do {
+            if let split {
+                try splitKeys(item, separator: split, coercer: coercer, into: &keys)
+            } else if let key = try coercer.coerce(item) {
+                keys.append(.single(key))
+            }
+        } catch {
+            throw RecordError(position: item.position, field: field, value: item.string, message: error.reason)
+        }
     }
 
     /// Splits a field's text at `separator` and coerces each non-empty part, straight from the

@@ -132,4 +132,60 @@ import Testing
         #expect(result.count == 1)
         #expect(try context.count(for: FetchRequest(entityName: "Box")) == 1)
     }
+
+    @Test func cascadesFollowEveryLevel() throws {
+        let model = try ModelBuilder("Library")
+            .entity("Library") { library in
+                library.attribute("name", .string)
+                library.toMany("shelves", "Shelf", inverse: "library", deleteRule: .cascade)
+            }
+            .entity("Shelf") { shelf in
+                shelf.attribute("label", .string)
+                shelf.toOne("library", "Library", inverse: "shelves")
+                shelf.toMany("books", "Book", inverse: "shelf", deleteRule: .cascade)
+            }
+            .entity("Book") { book in
+                book.attribute("title", .string)
+                book.toOne("shelf", "Shelf", inverse: "books")
+                book.toMany("tags", "Tag", inverse: "books")
+            }
+            .entity("Tag") { tag in
+                tag.attribute("name", .string)
+                tag.toMany("books", "Book", inverse: "tags")
+            }
+            .build()
+        let context = try ObjectContext(store: PersistentStore.inMemory(model: model))
+        let tag = try context.insert("Tag")
+        try tag.set("name", "classic")
+        for name in ["North", "South"] {
+            let library = try context.insert("Library")
+            try library.set("name", name)
+            for number in 1...2 {
+                let shelf = try context.insert("Shelf")
+                try shelf.set("label", "\(name)-\(number)")
+                try shelf.setRelated("library", to: library)
+                for copy in 1...3 {
+                    let book = try context.insert("Book")
+                    try book.set("title", "\(name)-\(number)-\(copy)")
+                    try book.setRelated("shelf", to: shelf)
+                    try book.add(tag, to: "tags")
+                }
+            }
+        }
+        try context.save()
+
+        // North's two shelves go (first level) and their six books with them (second level).
+        let result = try context.execute(BatchDeleteRequest(entityName: "Library", predicate: .key("name") == "North"))
+        #expect(result.count == 1)
+        #expect(result.changes.deleted.count == 1 + 2 + 6)
+        #expect(try context.count(for: FetchRequest(entityName: "Shelf")) == 2)
+        let titles = try context.fetch(FetchRequest(entityName: "Book")).map { try $0.get("title", as: String.self) ?? "?" }
+        #expect(titles.sorted() == ["South-1-1", "South-1-2", "South-1-3", "South-2-1", "South-2-2", "South-2-3"])
+        // The tag stays (nullify), linked to the six books left.
+        let joinRows = try context.readRows { connection in
+            try connection.rows(SQLQuery("SELECT COUNT(*) FROM Book_tags")) { $0.int(0) }
+        }
+        #expect(joinRows == [6])
+        #expect(try context.count(for: FetchRequest(entityName: "Tag")) == 1)
+    }
 }
