@@ -1,6 +1,11 @@
 // Compares two stores' object graphs: objects matched by their unique key (entities without
 // one by their attribute values), then attributes and relationships compared by the keys of
-// the destinations, ordered membership in order.
+// the destinations, ordered membership in order. Each store's rows are first streamed into a
+// scratch database on disk with their identities and attribute values (DiffObjects);
+// then, entity by entity, both stores' objects are read back sorted by identity with their
+// relationships (DiffRows) and merged like two sorted lists (DiffMerge). Memory stays bounded
+// whatever the stores' sizes (one row, one object's to-many lists); the comparison
+// stops at the first differences asked for.
 // Invariant: the result depends only on the stores' contents, not on their primary keys, so a
 // copy compares equal to its source.
 import GraphStore
@@ -8,7 +13,7 @@ import GraphStore
 /// The differences between two stores.
 ///
 /// ```swift
-/// let differences = try StoreDiff(try PersistentStore.open(at: "A.sqlite"), try PersistentStore.open(at: "B.sqlite")).differences()
+/// let differences = try StoreDiff(try PersistentStore.open(at: "A.sqlite"), try PersistentStore.open(at: "B.sqlite")).differences(limit: 20)
 /// // ["Item[A-003].price: 0.99 ≠ 1.99", "Item[A-009]: only in B"]
 /// ```
 public struct StoreDiff {
@@ -21,74 +26,58 @@ public struct StoreDiff {
         self.second = second
     }
 
-    /// Every difference, one line each, in entity and key order.
-    public func differences() throws -> [String] {
+    /// The differences, one line each, in entity order and, within an entity, in key order
+    /// (bytewise); at most `limit` of them (all when nil): the comparison stops there.
+    public func differences(limit: Int? = nil) throws -> [String] {
         var lines: [String] = []
-        let names = Set(first.model.entities.filter { !$0.isAbstract }.map(\.name))
-        let otherNames = Set(second.model.entities.filter { !$0.isAbstract }.map(\.name))
-        for name in names.symmetricDifference(otherNames).sorted() {
-            lines.append("\(name): entity only in \(names.contains(name) ? "A" : "B")")
-        }
-        for name in names.intersection(otherNames).sorted() {
-            let left = try Self.snapshot(of: name, in: first)
-            let right = try Self.snapshot(of: name, in: second)
-            for key in Set(left.keys).union(right.keys).sorted() {
-                switch (left[key], right[key]) {
-                case (let a?, let b?):
-                    for property in Set(a.keys).union(b.keys).sorted() where a[property] != b[property] {
-                        lines.append("\(name)[\(key)].\(property): \(a[property] ?? "—") ≠ \(b[property] ?? "—")")
-                    }
-                case (_?, nil): lines.append("\(name)[\(key)]: only in A")
-                case (nil, _?): lines.append("\(name)[\(key)]: only in B")
-                case (nil, nil): break
-                }
-            }
+        if let limit, limit <= 0 { return lines }
+        try forEachDifference { line in
+            lines.append(line)
+            return limit.map { lines.count < $0 } ?? true
         }
         return lines
     }
 
-    /// Each object of the concrete entity `name`: its key → property → value text.
-    private static func snapshot(of name: String, in store: PersistentStore) throws -> [String: [String: String]] {
-        let context = try ObjectContext(store: store)
-        let entity = try context.entity(named: name)
-        var objects: [String: [String: String]] = [:]
-        var last: Int64 = 0
-        while case let page = try context.fetchPage(of: name, after: last, limit: 2000, includesSubentities: false),
-            let final = page.last
-        {
-            for relationship in entity.relationships where relationship.isToMany && !relationship.isTransient {
-                try context.prefetch(relationship.name, of: page)
-            }
-            for object in page {
-                var properties: [String: String] = [:]
-                for attribute in entity.attributes where !attribute.isTransient {
-                    properties[attribute.name] = try object.value(at: attribute.index).map { "\($0)" } ?? "nil"
-                }
-                for relationship in entity.relationships where !relationship.isTransient {
-                    if relationship.isToMany {
-                        var keys = try object.relatedObjects(at: relationship.index).map(identity)
-                        if !relationship.isOrdered { keys.sort() }
-                        properties[relationship.name] = "[" + keys.joined(separator: ", ") + "]"
-                    } else {
-                        properties[relationship.name] =
-                            try object.related(at: relationship.index).map(identity) ?? "nil"
-                    }
-                }
-                var key = try identity(object)
-                while objects[key] != nil { key += "'" }  // identical unkeyed objects stay distinct
-                objects[key] = properties
-            }
-            last = final.objectID.key
-            context.reset()
+    /// Calls `body` with each difference, in the order of ``differences(limit:)``, until it
+    /// returns false. Memory stays bounded however many objects and differences there are.
+    ///
+    /// ```swift
+    /// var count = 0
+    /// try StoreDiff(a, b).forEachDifference { line in print(line); count += 1; return count < 100 }
+    /// ```
+    public func forEachDifference(_ body: (String) throws -> Bool) throws {
+        let names = Set(first.model.entities.filter { !$0.isAbstract }.map(\.name))
+        let otherNames = Set(second.model.entities.filter { !$0.isAbstract }.map(\.name))
+        for name in names.symmetricDifference(otherNames).sorted() {
+            guard try body("\(name): entity only in \(names.contains(name) ? "A" : "B")") else { return }
         }
-        return objects
+        let compared = names.intersection(otherNames).sorted()
+        var properties: [String: [String]] = [:]
+        for name in compared {
+            properties[name] = Set(Self.propertyNames(of: name, in: first.model))
+                .union(Self.propertyNames(of: name, in: second.model)).sorted()
+        }
+        let scratch = try DiffScratch(first, second)
+        try DiffObjects(model: first.model, side: .a, properties: properties).write(into: scratch)
+        try DiffObjects(model: second.model, side: .b, properties: properties).write(into: scratch)
+        for name in compared {
+            guard let left = first.model.entity(named: name), let right = second.model.entity(named: name) else {
+                continue
+            }
+            let columns = properties[name] ?? []
+            let merge = DiffMerge(entity: name, properties: columns)
+            let stopped = try !merge.run(
+                try DiffRows(entity: left, model: first.model, side: .a, properties: columns, on: scratch.connection),
+                try DiffRows(entity: right, model: second.model, side: .b, properties: columns, on: scratch.connection),
+                report: body)
+            if stopped { return }
+        }
     }
 
-    /// An object's identity across stores: its unique key, else all its attribute values.
-    private static func identity(_ object: ManagedObject) throws -> String {
-        let names =
-            object.entity.uniqueConstraints.first
-            ?? object.entity.attributes.filter { !$0.isTransient }.map(\.name)
-        return try names.map { try object[$0].map { "\($0)" } ?? "nil" }.joined(separator: ",")
+    /// The stored properties of the entity `name` in `model`.
+    private static func propertyNames(of name: String, in model: ObjectModel) -> [String] {
+        guard let entity = model.entity(named: name) else { return [] }
+        return entity.attributes.filter { !$0.isTransient }.map(\.name)
+            + entity.relationships.filter { !$0.isTransient }.map(\.name)
     }
 }

@@ -1,5 +1,6 @@
-// `seedkit diff A B [--json]`: object-graph differences by unique keys; exit 0 when the stores
-// are equal, 1 when not.
+// `seedkit diff A B [--limit N] [--json]`: object-graph differences by unique keys, the first N
+// of them (the comparison stops there, in bounded memory); exit 0 when the stores are equal, 1
+// when not.
 import ArgumentParser
 import DeepCopy
 import Foundation
@@ -17,38 +18,47 @@ struct DiffCommand: ParsableCommand {
     @Argument(help: "The second store (B).")
     var second: String
 
-    @Option(help: "How many differences to print.")
+    @Option(help: "How many differences to print; the comparison stops after them.")
     var limit = 20
 
-    @Flag(help: "Print {\"equal\": …, \"differences\": […]} as JSON on standard output.")
+    @Flag(help: "Print {\"equal\": …, \"differences\": […], \"complete\": …} as JSON on standard output.")
     var json = false
 
+    /// The `--json` report: the differences found (at most `--limit`), and whether they are all.
     struct Report: Encodable {
         var equal: Bool
         var differences: [String]
+        var complete: Bool
+    }
+
+    func validate() throws {
+        if limit < 1 { throw ValidationError("--limit must be at least 1") }
     }
 
     func run() throws {
-        let differences: [String]
+        let found: [String]
         do {
             var readOnly = StoreOptions()
             readOnly.readOnly = true
-            differences = try StoreDiff(
+            found = try StoreDiff(
                 try PersistentStore.open(at: first, options: readOnly),
                 try PersistentStore.open(at: second, options: readOnly)
-            ).differences()
+            ).differences(limit: limit + 1)
         } catch {
             throw DataFailure.exit("\(error)")
         }
+        let shown = Array(found.prefix(limit))
+        let complete = found.count <= limit
         if json {
-            try JSONOutput.print(Report(equal: differences.isEmpty, differences: differences))
+            try JSONOutput.print(Report(equal: found.isEmpty, differences: shown, complete: complete))
         } else {
-            for line in differences.prefix(limit) { print(line) }
-            if differences.count > limit { print("… \(differences.count - limit) more") }
+            for line in shown { print(line) }
+            if !complete { print("… more (stopped after \(limit); --limit N shows more)") }
         }
-        if !differences.isEmpty {
-            throw DataFailure.exit(
-                "the stores differ (\(differences.count) difference\(differences.count == 1 ? "" : "s"))")
+        if !complete {
+            throw DataFailure.exit("the stores differ (more than \(limit) differences)")
+        } else if !found.isEmpty {
+            throw DataFailure.exit("the stores differ (\(found.count) difference\(found.count == 1 ? "" : "s"))")
         }
     }
 }
