@@ -1,6 +1,9 @@
-// Predicates of a copy (`options.predicates`): evaluated on the source's objects, page by page in
-// key order, exactly as fetched objects evaluate them; the keys of the admitted rows go into a
-// TEMP table that the set-based copy joins. Only tables with a filtered entity pay for this.
+// The rows a copy starts from in tables that are not copied whole (`RootTable.admissions`): the
+// objects of the entities asked for that their predicates admit. Predicates are evaluated on the
+// source's objects, page by page in key order, exactly as fetched objects evaluate them; a table
+// without a predicate (only some of its entities asked for, the others reached through
+// relationships) is admitted with one INSERT … SELECT. The keys go into a TEMP table that the
+// set-based copy joins, and that BroughtAlongRows then grows. Only such tables pay for this.
 // Invariant: memory holds one page of source objects.
 import GraphStore
 
@@ -9,20 +12,28 @@ struct AdmittedRows {
     let plan: CopyPlan
     let pageSize: Int
 
-    /// Fills `table.admissions` (when it has one) with the keys of the copied rows the predicates admit.
+    /// Creates `table.admissions` (when it has one) and fills it with the keys of the rows of
+    /// entities asked for that the predicates admit.
     func collect(_ table: RootTable, from context: ObjectContext, batches: CopyBatches) throws {
         guard let name = table.admissions else { return }
         let admitted = "temp." + SQLiteIdentifier.quote(name)
+        let asked = table.copied.filter(plan.isSelected)
         try batches.scratch { connection in
             try connection.execute("CREATE TEMP TABLE \(SQLiteIdentifier.quote(name))(pk INTEGER PRIMARY KEY)")
+            if !asked.contains(where: plan.isFiltered), !asked.isEmpty {
+                try connection.run(
+                    "INSERT INTO \(admitted)(pk) SELECT pk FROM \(table.source) WHERE ent IN (\(RootTable.list(asked.map(\.storeID))))"
+                )
+            }
         }
+        guard asked.contains(where: plan.isFiltered) else { return }
         var last: Int64 = 0
         while case let page = try context.fetchPage(of: table.root.name, after: last, limit: pageSize),
             let final = page.last
         {
             try batches.scratch { connection in
                 let insert = try connection.cachedStatement("INSERT INTO \(admitted)(pk) VALUES (?)")
-                for object in page where plan.copies(object.entity) {
+                for object in page where plan.copies(object.entity) && plan.isSelected(object.entity) {
                     guard try plan.admits(object) else { continue }
                     insert.bind(object.objectID.key, at: 1)
                     try insert.execute()

@@ -1,6 +1,7 @@
 // What a copy does per entity, worked out from both models before anything is written: which
-// entities are copied, by which key they match, which attributes carry over, and which side of
-// each relationship pair is copied.
+// entities are copied (those asked for, and those relationships that bring their destinations
+// along can reach), by which key they match, which attributes carry over, and which side of
+// each relationship pair is copied (unless its link is cut).
 // Invariant: a type, table or storage mismatch between the models is an error here, before the
 // copy writes anything.
 import GraphStore
@@ -13,7 +14,11 @@ struct CopyPlan {
     let roots: [Entity]
     /// Properties the target lacks, reported but skipped.
     let warnings: [String]
+    /// Which links are cut and which relationships bring their destinations along.
+    let relationshipChoices: RelationshipChoices
     private let selected: Set<String>
+    /// The entities asked for and those the relationships bringing their destinations along reach.
+    private let candidates: Set<String>
     private let predicates: [String: FetchPredicate]
     private let keys: [String: [String]]
     private let attributeNames: [String: [String]]
@@ -29,6 +34,9 @@ struct CopyPlan {
             for storeID in entity.kindStoreIDs { selected.insert(source.entities[Int(storeID) - 1].name) }
         }
         self.selected = selected
+        relationshipChoices = try RelationshipChoices(options.relationships, in: source)
+        let candidates = relationshipChoices.reach(from: selected, in: source)
+        self.candidates = candidates
         for name in options.predicates.keys where source.entity(named: name) == nil {
             throw DeepCopyError("--where names \(name), which the source does not have")
         }
@@ -43,7 +51,7 @@ struct CopyPlan {
         var problems: [String] = []
         var keys: [String: [String]] = [:]
         var attributeNames: [String: [String]] = [:]
-        for name in selected.sorted() {
+        for name in candidates.sorted() {
             guard let entity = source.entity(named: name), !entity.isAbstract else { continue }
             guard let copy = target.entity(named: name), !copy.isAbstract else {
                 warnings.append("\(name): the target has no such entity; its objects are skipped")
@@ -103,14 +111,15 @@ struct CopyPlan {
         self.keys = keys
         self.attributeNames = attributeNames
         roots = source.entities.filter { root in
-            root.isRoot && root.kindStoreIDs.contains { selected.contains(source.entities[Int($0) - 1].name) }
+            root.isRoot && root.kindStoreIDs.contains { candidates.contains(source.entities[Int($0) - 1].name) }
         }
     }
 
     /// Whether objects of `entity` were asked for.
     func isSelected(_ entity: Entity) -> Bool { selected.contains(entity.name) }
 
-    /// Whether objects of `entity` are copied (asked for, and the target has the entity).
+    /// Whether objects of `entity` are copied (asked for or reached by a relationship that
+    /// brings its destinations along, and the target has the entity).
     func copies(_ entity: Entity) -> Bool { attributeNames[entity.name] != nil }
 
     /// The source entities of `root`'s table whose objects are copied, in store-ID order.
@@ -175,9 +184,11 @@ struct CopyPlan {
     }
 
     /// Whether links of `relationship` are written from its side: one side of each pair — the
-    /// ordered side, else the to-one side, else the first by name — when both ends are copied.
+    /// ordered side, else the to-one side, else the first by name — when both ends are copied
+    /// and the link is not cut.
     func follows(_ relationship: Relationship) -> Bool {
-        guard !relationship.isTransient, selectedDestination(relationship) else { return false }
+        guard !relationship.isTransient, copiedDestination(relationship) else { return false }
+        guard !relationshipChoices.cuts(relationship, inverse: source.inverse(of: relationship)) else { return false }
         guard let owner = target.entity(named: relationship.declaringEntity),
             owner.relationship(named: relationship.name) != nil
         else { return false }
@@ -188,9 +199,9 @@ struct CopyPlan {
         return (relationship.declaringEntity, relationship.name) < (inverse.declaringEntity, inverse.name)
     }
 
-    private func selectedDestination(_ relationship: Relationship) -> Bool {
+    private func copiedDestination(_ relationship: Relationship) -> Bool {
         source.destination(of: relationship).kindStoreIDs.contains {
-            selected.contains(source.entities[Int($0) - 1].name)
+            candidates.contains(source.entities[Int($0) - 1].name)
         }
     }
 }

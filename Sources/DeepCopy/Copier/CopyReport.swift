@@ -10,7 +10,8 @@ public struct CopyCounts: Sendable, Hashable, Encodable {
     public var updated = 0
     /// Matched objects left as they were.
     public var unchanged = 0
-    /// Source objects not copied (their entity is missing in the target).
+    /// Source objects asked for but not copied: their entity is missing in the target, or a
+    /// predicate left them out and no relationship brought them along.
     public var skipped = 0
 
     /// All zero.

@@ -1,9 +1,11 @@
 // Deep copy between stores (DESIGN §6) as set-based SQL: the source is attached read-only to the
-// target context's connection; each root table gets an identity map (matches by key, fresh keys
-// for the rest) before anything is written; then rows are inserted and matched rows updated with
-// INSERT … SELECT / UPDATE … FROM, to-one links remapped through the maps (self references and
-// cycles included), join tables filled through the maps of both ends, and ordered members
-// positioned (order kept; merging appends missing members in source order).
+// target context's connection; the rows to copy are admitted (predicates, then relationships that
+// bring their destinations along, closed over the graph); each root table gets an identity map
+// (matches by key, fresh keys for the rest) before anything is written; then rows are inserted
+// and matched rows updated with INSERT … SELECT / UPDATE … FROM, to-one links remapped through
+// the maps (self references and cycles included), join tables filled through the maps of both
+// ends, and ordered members positioned (order kept; merging appends missing members in source
+// order).
 // A run left active in the target by a job that was killed (a copy, an import, a merge) is
 // undone before the copy begins its own, so a re-run after a kill ends with exactly the right
 // contents rather than the killed run's batches plus a whole copy.
@@ -77,6 +79,7 @@ public final class DeepCopier {
             let context = try ObjectContext(store: source)
             let admitted = AdmittedRows(plan: plan, pageSize: min(options.batchSize, 5000))
             for table in tables { try admitted.collect(table, from: context, batches: batches) }
+            try BroughtAlongRows(plan: plan, tables: tables).close(with: batches)
         }
         var maps: [String: IdentityMap] = [:]
         try batches.scratch { connection in
@@ -87,9 +90,10 @@ public final class DeepCopier {
                 maps[table.name] = try builder.build(table, on: connection, batches: batches)
             }
         }
-        // Same model, everything asked for, every table empty in the target: rows move as they are.
+        // Same model, everything asked for, no link cut, every table empty in the target: rows
+        // move as they are.
         let verbatim =
-            options.entities == nil && options.predicates.isEmpty
+            options.entities == nil && options.predicates.isEmpty && !plan.relationshipChoices.cutsAnything
             && source.model.versionHash == target.model.versionHash
             && tables.allSatisfy { maps[$0.name]?.isIdentity ?? false }
         var totals: CopyRowTotals?

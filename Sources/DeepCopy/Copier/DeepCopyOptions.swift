@@ -25,8 +25,21 @@ public struct DeepCopyOptions: Sendable {
     /// Entities without a key are copied once each through an identity map.
     public var keys: [String: [String]] = [:]
     /// A predicate per entity (applying to its sub-entities too): only matching objects are
-    /// copied. Links from copied objects to objects left out stay unset.
+    /// copied. Links from copied objects to objects left out stay unset, unless the
+    /// relationship brings its destinations along (``relationships``).
     public var predicates: [String: FetchPredicate] = [:]
+    /// What the copy does with each relationship's links, keyed `"Entity.relationship"` (the
+    /// entity that declares it); a relationship not named is ``RelationshipCopy/follow``ed:
+    /// linked to the destinations copied anyway, its link unset where the destination is left
+    /// out. ``RelationshipCopy/cut`` never writes the link; ``RelationshipCopy/bringAlong``
+    /// copies the destinations it reaches from copied objects too, whatever ``entities`` and
+    /// ``predicates`` say, transitively.
+    ///
+    /// ```swift
+    /// options.entities = ["List"]
+    /// options.relationships = ["List.items": .bringAlong, "Item.tags": .cut]
+    /// ```
+    public var relationships: [String: RelationshipCopy] = [:]
     /// What a matching object does.
     public var onConflict: CopyConflictPolicy = .update
     /// Source rows per committed batch: each batch is one transaction of set-based SQL. Objects

@@ -1,6 +1,7 @@
-// One root entity's table as a copy sees it: which source rows are copied (entities, predicate
-// admissions), how their `ent` numbers translate, and the SQL expressions that give each target
-// column its value. Both stores are on one connection: the target as `main`, the source as `src`.
+// One root entity's table as a copy sees it: which source rows are copied (entities, admissions
+// by predicates and by relationships that bring their destinations along), how their `ent`
+// numbers translate, and the SQL expressions that give each target column its value. Both
+// stores are on one connection: the target as `main`, the source as `src`.
 // Invariant: every identifier in the generated SQL is quoted.
 import GraphStore
 
@@ -10,7 +11,9 @@ struct RootTable {
     let root: Entity
     /// The source entities whose rows are copied.
     let copied: [Entity]
-    /// The TEMP table of admitted source keys, when a predicate applies to some copied entity.
+    /// The TEMP table of admitted source keys, when not every row of the copied entities is
+    /// copied: a predicate applies to some copied entity, or some copied entity was not asked for
+    /// (its objects come along through relationships).
     let admissions: String?
     private let plan: CopyPlan
 
@@ -18,7 +21,8 @@ struct RootTable {
         self.root = root
         self.plan = plan
         copied = plan.copiedEntities(in: root)
-        admissions = copied.contains(where: plan.isFiltered) ? "seedkit_admitted_" + root.tableName : nil
+        admissions =
+            copied.contains { plan.isFiltered($0) || !plan.isSelected($0) } ? "seedkit_admitted_" + root.tableName : nil
     }
 
     /// The table's name (the same in both stores).
@@ -28,7 +32,7 @@ struct RootTable {
     /// `src."T"`.
     var source: String { "src." + SQLiteIdentifier.quote(name) }
 
-    /// Whether every row the source table can hold is copied (no entity left out, no predicate).
+    /// Whether every row the source table can hold is copied (no entity left out, no admissions).
     var copiesEveryRow: Bool {
         admissions == nil
             && plan.source.entities.allSatisfy { $0.rootIndex != root.index || $0.isAbstract || plan.copies($0) }

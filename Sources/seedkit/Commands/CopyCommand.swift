@@ -1,4 +1,5 @@
 // `seedkit copy --from SRC --to DST [--entities A,B] [--where "Entity: predicate"]…
+// [--cut Entity.relationship]… [--bring-along Entity.relationship]…
 // [--on-conflict update|keep|fail] [--batch-size N] [--json] [--quiet]`: deep copy of object graphs
 // between stores, with progress on standard error (DESIGN §8).
 import ArgumentParser
@@ -15,7 +16,10 @@ struct CopyCommand: ParsableCommand {
             The target is created with the source's model when it does not exist. Objects are \
             matched by their entity's unique constraint; entities without one are copied once each. \
             A failure leaves the target as it was (a target the copy created is removed); a copy that \
-            was killed is undone by the next copy into the same target before it starts.
+            was killed is undone by the next copy into the same target before it starts. \
+            A relationship links copied objects to the destinations copied anyway (a link to an \
+            object left out stays unset), unless it is cut (--cut) or brings its destinations along \
+            (--bring-along).
             """)
 
     @Option(help: "The store to copy from (opened read-only).")
@@ -38,6 +42,18 @@ struct CopyCommand: ParsableCommand {
     )
     var keys: [String] = []
 
+    @Option(
+        name: .customLong("cut"),
+        help: "Entity.relationship — never copy this relationship's links, nor its inverse's (repeatable).")
+    var cuts: [String] = []
+
+    @Option(
+        name: .customLong("bring-along"),
+        help:
+            "Entity.relationship — copy the objects this relationship reaches from copied objects too, even those --entities or --where leave out, and link them (repeatable; transitive)."
+    )
+    var broughtAlong: [String] = []
+
     @Option(name: .customLong("on-conflict"), help: "update, keep or fail when a key matches a target object.")
     var onConflict: CopyConflictPolicy = .update
 
@@ -59,6 +75,23 @@ struct CopyCommand: ParsableCommand {
             }
         }
         if let batchSize, batchSize < 1 { throw ValidationError("--batch-size must be at least 1") }
+        for (flag, names) in [("--cut", cuts), ("--bring-along", broughtAlong)] {
+            for name in names {
+                let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+                guard parts.count == 2, parts.allSatisfy({ !$0.trimmingCharacters(in: .whitespaces).isEmpty }) else {
+                    throw ValidationError("\(flag) takes Entity.relationship, got \"\(name)\"")
+                }
+            }
+        }
+        if let both = Set(cuts.map(Self.trimmed)).intersection(broughtAlong.map(Self.trimmed)).sorted().first {
+            throw ValidationError("\(both) is given to both --cut and --bring-along")
+        }
+    }
+
+    /// `Entity.relationship` without spaces around its parts.
+    private static func trimmed(_ name: String) -> String {
+        name.split(separator: ".", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            .joined(separator: ".")
     }
 
     func run() throws {
@@ -105,6 +138,8 @@ struct CopyCommand: ParsableCommand {
             let entity = parts[0].trimmingCharacters(in: .whitespaces)
             options.predicates[entity] = try FetchPredicate(format: parts.count > 1 ? String(parts[1]) : "")
         }
+        for name in cuts { options.relationships[Self.trimmed(name)] = .cut }
+        for name in broughtAlong { options.relationships[Self.trimmed(name)] = .bringAlong }
         for key in keys {
             let parts = key.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
             options.keys[parts[0].trimmingCharacters(in: .whitespaces)] =
