@@ -117,7 +117,7 @@ let package = Package(
         ),
         .testTarget(name: "RecordReadersTests", dependencies: ["RecordReaders"]),
         .testTarget(name: "SeedKitTests", dependencies: ["SeedKit", "seedkit-loader-probe"]),
-        .testTarget(name: "DeepCopyTests", dependencies: ["DeepCopy"]),
+        .testTarget(name: "DeepCopyTests", dependencies: ["DeepCopy", "SeedImport"]),
         .testTarget(
             name: "SeedKitCLITests",
             dependencies: ["seedkit", "GraphStore"]
