@@ -79,7 +79,7 @@ struct CheckCommand: ParsableCommand {
         if json {
             try JSONOutput.print(Report(records: count, bytes: bytes, seconds: seconds))
         } else {
-            print("\(file): \(count) records")
+            print("\(file): \(counted(count, "record"))")
         }
     }
 
