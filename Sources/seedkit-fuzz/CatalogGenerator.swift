@@ -8,7 +8,14 @@ import RecordReaders
 enum CatalogGenerator {
     /// Writes `items` catalog items as `format` to `path`; `false` if the file cannot be created.
     static func write(format: RecordFormat, items: Int, to path: String, seed: UInt64 = 1) -> Bool {
-        guard var out = FileWriter(path: path) else { return false }
+        write(format: format, items: items, minBytes: 0, to: path, seed: seed) != nil
+    }
+
+    /// Writes at least `items` catalog items as `format` to `path`, and more until the file
+    /// holds at least `minBytes` bytes; returns the number of items written, or `nil` if the
+    /// file cannot be created.
+    static func write(format: RecordFormat, items: Int, minBytes: Int, to path: String, seed: UInt64 = 1) -> Int? {
+        guard var out = FileWriter(path: path) else { return nil }
         var random = SeededGenerator(seed: seed)
         let delimiter = format == .tsv ? "\t" : ","
         switch format {
@@ -20,7 +27,11 @@ enum CatalogGenerator {
         case .xml: out.write("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<catalog>\n")
         case .ndjson: break
         }
-        for index in 0..<items {
+        // The closing bytes written after the items count towards `minBytes`.
+        let closing = format == .json ? 4 : format == .xml ? 11 : 0
+        var index = 0
+        while index < items || out.bytesWritten + closing < minBytes {
+            defer { index += 1 }
             let item = Item(index: index, random: &random)
             switch format {
             case .csv, .tsv: out.write(item.csvLine(delimiter: delimiter))
@@ -35,7 +46,7 @@ enum CatalogGenerator {
         default: break
         }
         out.close()
-        return true
+        return index
     }
 }
 

@@ -9,6 +9,8 @@
 struct FileWriter {
     private let descriptor: Int32
     private var buffer: [UInt8] = []
+    /// Bytes written so far (buffered ones included).
+    private(set) var bytesWritten = 0
 
     /// Creates (or truncates) `path`; `nil` if it cannot be opened.
     init?(path: String) {
@@ -19,6 +21,7 @@ struct FileWriter {
 
     mutating func write(_ text: String) {
         buffer.append(contentsOf: text.utf8)
+        bytesWritten += text.utf8.count
         if buffer.count >= 1 << 20 { flush() }
     }
 

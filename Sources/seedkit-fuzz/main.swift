@@ -1,10 +1,11 @@
 // seedkit-fuzz: robustness and performance harness for the RecordReaders module.
 //
 //   seedkit-fuzz fuzz [--format F|all] [--iterations N] [--seconds S] [--seed X] [--out DIR]
+//                     [--max-memory MiB] [--max-rss MiB] [--rss-every N]
 //   seedkit-fuzz replay FILE --format F
 //   seedkit-fuzz bench FILE [--format F] [--records PATH] [--runs N]
 //   seedkit-fuzz generate --format F --items N -o FILE
-//   seedkit-fuzz memory [--format F|all] [--items N] [--dir DIR]
+//   seedkit-fuzz memory [--format F|all] [--items N] [--min-bytes SIZE] [--dir DIR] [--max-rss MB]
 //
 // See docs/Fuzzing.md. Exit status: 0 when nothing was found, 1 on a finding or failure,
 // 2 on a usage error.
@@ -25,10 +26,11 @@ default:
     print(
         """
         usage: seedkit-fuzz fuzz [--format csv|tsv|json|ndjson|xml|all] [--iterations N] [--seconds S] [--seed X] [--out DIR]
+                                 [--max-memory MiB] [--max-rss MiB] [--rss-every N]
                seedkit-fuzz replay FILE --format F
                seedkit-fuzz bench FILE [--format F] [--records PATH] [--runs N]
                seedkit-fuzz generate --format F --items N -o FILE
-               seedkit-fuzz memory [--format F|all] [--items N] [--dir DIR]
+               seedkit-fuzz memory [--format F|all] [--items N] [--min-bytes SIZE] [--dir DIR] [--max-rss MB]
         """)
     status = arguments.command == "help" ? 0 : 2
 }

@@ -181,18 +181,54 @@ struct CSVReaderTests {
         #expect(overlong.lineColumn == "2:1")
     }
 
-    @Test func fieldAndRecordLimits() {
+    @Test func fieldAndRecordLimits() throws {
         let small = ReaderOptions(limits: ReaderLimits(maxFieldSize: 4, maxRecordSize: 8))
+        // A field too long: at the field's first byte; a row too long: at the row's first byte.
         let field = readError("a,b\n12345,1\n", format: .csv, options: small)
         #expect(field?.kind == .limit)
         #expect(field?.reason == "field longer than 4 bytes")
         #expect(field.lineColumn == "2:1")
+        #expect(field?.byteOffset == 4)
+        #expect(field?.recordNumber == 1)
         let record = readError("a,b,c\n1234,1234,1\n", format: .csv, options: small)
+        #expect(record?.kind == .limit)
         #expect(record?.reason == "row longer than 8 bytes")
-        let values = readError(
-            "1,2,3,4\n", format: .csv,
-            options: ReaderOptions(csv: CSVOptions(hasHeader: false), limits: ReaderLimits(maxValuesPerRecord: 3)))
+        #expect(record.lineColumn == "2:1")
+        #expect(record?.byteOffset == 6)
+        #expect(record?.recordNumber == 1)
+        // Too many fields for the limit: at the row's first byte.
+        let fewer = ReaderOptions(csv: CSVOptions(hasHeader: false), limits: ReaderLimits(maxValuesPerRecord: 3))
+        let values = readError("1,2,3,4\n", format: .csv, options: fewer)
         #expect(values?.kind == .limit)
+        #expect(values?.reason == "more than 3 fields in a row")
+        #expect(values.lineColumn == "1:1")
+        #expect(values?.byteOffset == 0)
+        #expect(values?.recordNumber == 1)
+        #expect(try readAll("1,2,3\n", format: .csv, options: fewer).count == 1)
+    }
+
+    @Test func limitPositionsInLaterRows() {
+        // A field after a quoted line break: its line and column count from that break.
+        let wide = ReaderOptions(limits: ReaderLimits(maxFieldSize: 4, maxRecordSize: 64))
+        let field = readError("a,b,c\n1,2,3\n3,\"x\ny\",\"12\"\"45\"\n", format: .csv, options: wide)
+        #expect(field?.reason == "field longer than 4 bytes")
+        #expect(field.lineColumn == "4:4")
+        #expect(field?.byteOffset == 20)
+        #expect(field?.recordNumber == 2)
+        // A row after a blank line, with a line break inside it: at its first byte.
+        let small = ReaderOptions(limits: ReaderLimits(maxFieldSize: 4, maxRecordSize: 8))
+        let record = readError("a,b,c\n1,2,3\r\n\r\n é,\"1\n2\",345\n", format: .csv, options: small)
+        #expect(record?.reason == "row longer than 8 bytes")
+        #expect(record.lineColumn == "4:1")
+        #expect(record?.byteOffset == 15)
+        #expect(record?.recordNumber == 2)
+        let ragged = ReaderOptions(
+            csv: CSVOptions(hasHeader: false, allowRagged: true), limits: ReaderLimits(maxValuesPerRecord: 3))
+        let values = readError("1\n2,3,4\n\"5\n6\",7,8,9\n", format: .csv, options: ragged)
+        #expect(values?.reason == "more than 3 fields in a row")
+        #expect(values.lineColumn == "3:1")
+        #expect(values?.byteOffset == 8)
+        #expect(values?.recordNumber == 3)
     }
 
     @Test func invalidDialect() {

@@ -202,9 +202,51 @@ struct JSONReaderTests {
 
     @Test func sizeLimits() {
         let limits = ReaderLimits(maxFieldSize: 4, maxRecordSize: 10, maxValuesPerRecord: 3)
-        #expect(error("[\"abcde\"]", limits: limits)?.reason == "string longer than 4 bytes")
-        #expect(error("[123456]", limits: limits)?.reason == "number longer than 4 bytes")
-        #expect(error("[[\"abcd\", \"abcd\", \"abc\"]]", limits: limits)?.kind == .limit)
-        #expect(error("[[1, 2, 3]]", limits: limits)?.reason == "more than 3 values in a record")
+        // A string or number too long: at its first byte (the opening quote of a string).
+        let string = error("[\"abcde\"]", limits: limits)
+        #expect(string?.kind == .limit)
+        #expect(string?.reason == "string longer than 4 bytes")
+        #expect(string.lineColumn == "1:2")
+        #expect(string?.byteOffset == 1)
+        let number = error("[123456]", limits: limits)
+        #expect(number?.reason == "number longer than 4 bytes")
+        #expect(number.lineColumn == "1:2")
+        #expect(number?.byteOffset == 1)
+        // A record too long or with too many values: at the record's first byte.
+        let record = error("[[\"abcd\", \"abcd\", \"abc\"]]", limits: limits)
+        #expect(record?.reason == "record longer than 10 bytes")
+        #expect(record.lineColumn == "1:2")
+        #expect(record?.byteOffset == 1)
+        let values = error("[[1, 2, 3, 4]]", limits: limits)
+        #expect(values?.reason == "more than 3 values in a record")
+        #expect(values.lineColumn == "1:2")
+        #expect(values?.byteOffset == 1)
+        #expect(values?.recordNumber == 1)
+        // The record itself is not one of its values: three elements fit a limit of three.
+        #expect(error("[[1, 2, 3], {\"a\": 1, \"b\": 2, \"c\": 3}]", limits: limits) == nil)
+    }
+
+    @Test func sizeLimitPositionsInLaterRecords() {
+        let limits = ReaderLimits(maxFieldSize: 4, maxRecordSize: 10, maxValuesPerRecord: 3)
+        let string = error("[\"ab\",\n  \"abcd\", \"é€abc\"]", limits: limits)
+        #expect(string?.reason == "string longer than 4 bytes")
+        #expect(string.lineColumn == "2:11")
+        #expect(string?.byteOffset == 17)
+        #expect(string?.recordNumber == 3)
+        let number = error("{\"it\": [1,\n  -12.5]}", records: "it[*]", limits: limits)
+        #expect(number?.reason == "number longer than 4 bytes")
+        #expect(number.lineColumn == "2:3")
+        #expect(number?.byteOffset == 13)
+        #expect(number?.recordNumber == 2)
+        let record = error("[{\"a\": 1},\n {\"kk\": \"abcd\",\n  \"ll\": \"abcd\"}]", limits: limits)
+        #expect(record?.reason == "record longer than 10 bytes")
+        #expect(record.lineColumn == "2:2")
+        #expect(record?.byteOffset == 12)
+        #expect(record?.recordNumber == 2)
+        let values = error("[[1],\n  {\"a\": [1, 2, 3]}]", limits: limits)
+        #expect(values?.reason == "more than 3 values in a record")
+        #expect(values.lineColumn == "2:3")
+        #expect(values?.byteOffset == 8)
+        #expect(values?.recordNumber == 2)
     }
 }

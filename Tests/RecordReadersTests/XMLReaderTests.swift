@@ -173,19 +173,51 @@ struct XMLReaderTests {
         #expect(clock.now - start < .seconds(2))
         #expect(failure?.kind == .security)
         #expect(failure?.reason == "entity declarations are not allowed (<!ENTITY lol>)")
-        #expect(failure?.line == 3)
+        // At the first declaration's `<!ENTITY`: line 3, after one space.
+        #expect(failure.lineColumn == "3:2")
+        #expect(failure?.byteOffset == 40)
+        #expect(failure?.recordNumber == 1)
     }
 
-    @Test func externalEntitiesAndDTDsAreNeverLoaded() {
+    @Test func externalEntitiesAndDTDsAreNeverLoaded() throws {
         let xxe = error(
             "<!DOCTYPE c [<!ENTITY xxe SYSTEM \"file:///etc/passwd\">]><catalog><item>&xxe;</item></catalog>")
         #expect(xxe?.kind == .security)
+        #expect(xxe?.reason == "entity declarations are not allowed (<!ENTITY xxe>)")
+        #expect(xxe.lineColumn == "1:14")
+        #expect(xxe?.byteOffset == 13)
         let parameter = error("<!DOCTYPE c [<!ENTITY % p SYSTEM \"http://127.0.0.1:1/x.dtd\"> %p;]><catalog/>")
         #expect(parameter?.kind == .security)
+        #expect(parameter?.reason == "entity declarations are not allowed (<!ENTITY p>)")
+        #expect(parameter.lineColumn == "1:14")
+        #expect(parameter?.byteOffset == 13)
+        // An external subset is never loaded, so its entities stay undeclared: libxml2's error,
+        // at libxml2's position (just after the reference).
         let externalSubset = error("<!DOCTYPE catalog SYSTEM \"/etc/passwd\"><catalog><item>&e;</item></catalog>")
-        #expect(externalSubset != nil)
-        #expect(externalSubset?.kind != .security)
-        #expect(try! xml("<!DOCTYPE catalog SYSTEM \"/nonexistent.dtd\"><catalog><item>x</item></catalog>").count == 1)
+        #expect(externalSubset?.kind == .syntax)
+        #expect(externalSubset?.reason == "Entity 'e' not defined")
+        #expect(externalSubset.lineColumn == "1:58")
+        #expect(externalSubset?.byteOffset == 57)
+        #expect(try xml("<!DOCTYPE catalog SYSTEM \"/nonexistent.dtd\"><catalog><item>x</item></catalog>").count == 1)
+    }
+
+    @Test func refusedDeclarationsAreFoundOnLaterLines() {
+        let text = """
+            <?xml version="1.0"?>
+            <!DOCTYPE c [
+              <!ELEMENT c ANY>
+              <!ENTITY xxe SYSTEM "file:///etc/passwd">
+            ]>
+            <catalog><item>&xxe;</item></catalog>
+            """
+        let xxe = error(text)
+        #expect(xxe?.kind == .security)
+        #expect(xxe.lineColumn == "4:3")
+        #expect(xxe?.byteOffset == 57)
+        let parameter = error("<!DOCTYPE c [\n<!ENTITY\n  % p \"<!ELEMENT c ANY>\">\n]>\n<catalog/>")
+        #expect(parameter?.reason == "entity declarations are not allowed (<!ENTITY p>)")
+        #expect(parameter.lineColumn == "2:1")
+        #expect(parameter?.byteOffset == 14)
     }
 
     @Test func depthAndSizeLimits() {
@@ -195,16 +227,71 @@ struct XMLReaderTests {
         let failure = error(deep, limits: ReaderLimits(maxDepth: 20))
         #expect(failure?.kind == .limit)
         #expect(failure?.reason == "nesting deeper than 20")
+        // At the start tag of the 21st element from the root: the 19th <a>.
+        #expect(failure.lineColumn == "1:70")
+        #expect(failure?.byteOffset == 69)
+        #expect(failure?.recordNumber == 1)
         let small = ReaderLimits(maxFieldSize: 4, maxRecordSize: 40, maxValuesPerRecord: 4)
-        #expect(
-            error("<catalog><item>abcde</item></catalog>", limits: small)?.reason == "element text longer than 4 bytes")
-        #expect(
-            error("<catalog><item a=\"abcde\"/></catalog>", limits: small)?.reason == "attribute longer than 4 bytes")
-        #expect(
-            error("<catalog><item><a/><a/><a/><a/><a/></item></catalog>", limits: small)?.reason
-                == "more than 4 values in a record")
+        // Each at the start tag of the element whose text or attribute is too long.
+        let text = error("<catalog><item>abcde</item></catalog>", limits: small)
+        #expect(text?.kind == .limit)
+        #expect(text?.reason == "element text longer than 4 bytes")
+        #expect(text.lineColumn == "1:10")
+        #expect(text?.byteOffset == 9)
+        let attribute = error("<catalog><item a=\"abcde\"/></catalog>", limits: small)
+        #expect(attribute?.reason == "attribute longer than 4 bytes")
+        #expect(attribute.lineColumn == "1:10")
+        #expect(attribute?.byteOffset == 9)
+        // Each at the start tag of the record.
+        let values = error("<catalog><item><a/><a/><a/><a/><a/></item></catalog>", limits: small)
+        #expect(values?.reason == "more than 4 values in a record")
+        #expect(values.lineColumn == "1:10")
+        #expect(values?.byteOffset == 9)
+        #expect(error("<catalog><item a=\"1\"><a/><a/><a/></item></catalog>", limits: small) == nil)
         let record = error(
             "<catalog><item><aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/></item></catalog>", limits: small)
         #expect(record?.reason == "record longer than 40 bytes")
+        #expect(record.lineColumn == "1:10")
+        #expect(record?.byteOffset == 9)
+        let second = error("<catalog><item/><item>abc</item><item>abcdefgh</item></catalog>", limits: small)
+        #expect(second?.reason == "element text longer than 4 bytes")
+        #expect(second.lineColumn == "1:33")
+        #expect(second?.byteOffset == 32)
+        #expect(second?.recordNumber == 3)
+    }
+
+    @Test func limitPositionsOnLaterLinesAndAfterNonASCII() {
+        // Room for the indentation, which is text of the record element too.
+        let small = ReaderLimits(maxFieldSize: 8, maxRecordSize: 60, maxValuesPerRecord: 4)
+        let deep = error(
+            "<catalog>\n  <item>\n    <a><a>\n      <a></a>\n    </a></a>\n  </item>\n</catalog>",
+            limits: ReaderLimits(maxDepth: 4))
+        #expect(deep?.reason == "nesting deeper than 4")
+        #expect(deep.lineColumn == "4:7")
+        #expect(deep?.byteOffset == 36)
+        let text = error("<catalog>\n  <item>\n    <name>abcdefghi</name>\n  </item>\n</catalog>", limits: small)
+        #expect(text?.reason == "element text longer than 8 bytes")
+        #expect(text.lineColumn == "3:5")
+        #expect(text?.byteOffset == 23)
+        // The start tag spans two lines: the error is at its `<`, not where libxml2 stands.
+        let attribute = error("<catalog>\n  <item id=\"1\"\n        a=\"abcdefghi\"/>\n</catalog>", limits: small)
+        #expect(attribute?.reason == "attribute longer than 8 bytes")
+        #expect(attribute.lineColumn == "2:3")
+        #expect(attribute?.byteOffset == 12)
+        let values = error("<catalog>\n  <item>\n    <a/><a/><a/><a/><a/>\n  </item>\n</catalog>", limits: small)
+        #expect(values?.reason == "more than 4 values in a record")
+        #expect(values.lineColumn == "2:3")
+        #expect(values?.byteOffset == 12)
+        let record = error(
+            "<catalog>\n  <item>\n    <" + String(repeating: "a", count: 60) + "/>\n  </item>\n</catalog>",
+            limits: small)
+        #expect(record?.reason == "record longer than 60 bytes")
+        #expect(record.lineColumn == "2:3")
+        #expect(record?.byteOffset == 12)
+        // Columns count characters (as libxml2 does), byte offsets count bytes: "éé" is 2 and 4.
+        let wide = error("<catalog x=\"éé\"><item a=\"abcdefghi\"/></catalog>", limits: small)
+        #expect(wide?.reason == "attribute longer than 8 bytes")
+        #expect(wide.lineColumn == "1:17")
+        #expect(wide?.byteOffset == 18)
     }
 }

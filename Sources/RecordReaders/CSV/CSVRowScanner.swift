@@ -28,7 +28,7 @@ extension CSVReader {
         var end = (line: 0, column: 0, offset: 0)
         while true {
             let terminator = try readField(recordNumber: recordNumber)
-            if builder.nodeCount > limits.maxValuesPerRecord {
+            if builder.nodeCount - 1 > limits.maxValuesPerRecord {  // the row node is not a value
                 throw error(
                     .limit, "more than \(limits.maxValuesPerRecord) fields in a row", at: builder.nodes[0],
                     recordNumber: recordNumber)

@@ -131,7 +131,7 @@ extension CSVReader {
             }
             guard Int(field.valueCount) <= limits.maxFieldSize else { return nil }
             builder.appendNode(field)
-            guard builder.nodeCount <= limits.maxValuesPerRecord else { return nil }
+            guard builder.nodeCount - 1 <= limits.maxValuesPerRecord else { return nil }
             if base[stop] == delimiter {
                 index = stop + 1
                 continue

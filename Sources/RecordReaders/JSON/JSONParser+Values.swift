@@ -120,7 +120,8 @@ extension JSONParser {
     @inline(__always)
     @discardableResult
     private mutating func appendNode(_ entry: Node, isLeaf: Bool, first: Node) throws(RecordReaderError) -> Int32 {
-        if builder.nodeCount >= limits.maxValuesPerRecord {
+        // The record's own node (node 0) is not one of its values.
+        if builder.nodeCount > limits.maxValuesPerRecord {
             throw error(.limit, "more than \(limits.maxValuesPerRecord) values in a record", at: first)
         }
         return builder.appendNode(entry, isLeaf: isLeaf)

@@ -7,7 +7,9 @@ public struct ReaderLimits: Sendable, Hashable {
     public var maxFieldSize: Int
     /// The largest record (all its names and values), in bytes.
     public var maxRecordSize: Int
-    /// The most values (fields, members, elements, attributes) in one record.
+    /// The most values (fields, members, elements, attributes) in one record, not counting
+    /// the record itself: a CSV row of 3 fields, `{"a": 1, "b": 2, "c": 3}` and
+    /// `<item a="1"><b/><c/></item>` each hold 3.
     public var maxValuesPerRecord: Int
     /// The deepest nesting of JSON containers or XML elements, counted from the document root.
     public var maxDepth: Int

@@ -8,6 +8,10 @@
 // out. Invariants: the first error stops the parser and is kept; depth, text, record size
 // and value count are checked as events arrive, so no limit is exceeded by more than one
 // event; entity declarations are refused (no DTD entity is ever expanded).
+// Positions: libxml2's errors carry its own line and column; the reader's errors name where
+// the offending construct starts — the start tag of a too-deep element, of the element whose
+// text or attribute is too long, of the record too long or with too many values, and the
+// `<!ENTITY` of a refused declaration — so they do not depend on how the input was chunked.
 
 internal import CLibXML2
 
@@ -55,6 +59,10 @@ struct XMLRecordAssembler {
     /// Whether `error` is set (checked on every event, cheaper than comparing the error).
     private var failed = false
 
+    /// A source position: 1-based line and column (characters, as libxml2 counts them) and
+    /// 0-based byte offset.
+    typealias Position = (line: Int, column: Int, offset: Int)
+
     init(fileName: String, path: XMLRecordPath, limits: ReaderLimits) {
         self.fileName = fileName
         self.path = path
@@ -83,7 +91,7 @@ struct XMLRecordAssembler {
         guard !failed else { return }
         depth += 1
         if depth > limits.maxDepth {
-            fail(.limit, "nesting deeper than \(limits.maxDepth)")
+            fail(.limit, "nesting deeper than \(limits.maxDepth)", at: startPosition(of: "<"))
             return
         }
         if recordDepth > 0 {
@@ -133,15 +141,17 @@ struct XMLRecordAssembler {
         // The limit crossed at the earlier byte wins, whatever the size of this text event.
         if fieldOver && (!recordOver || recordSize - (text.count - start) + limits.maxFieldSize <= limits.maxRecordSize)
         {
-            fail(.limit, "element text longer than \(limits.maxFieldSize) bytes")
+            fail(.limit, "element text longer than \(limits.maxFieldSize) bytes", at: nodePosition(openElements.last))
         } else if recordOver {
-            fail(.limit, "record longer than \(limits.maxRecordSize) bytes")
+            fail(.limit, "record longer than \(limits.maxRecordSize) bytes", at: nodePosition(0))
         }
     }
 
     mutating func entityDeclaration(name: UnsafePointer<xmlChar>?) {
         let shown = name.map { String(cString: $0) } ?? ""
-        fail(.security, "entity declarations are not allowed (<!ENTITY \(shown)>)")
+        fail(
+            .security, "entity declarations are not allowed (<!ENTITY \(shown)>)",
+            at: startPosition(of: "<!ENTITY"))
     }
 
     /// Records libxml2's first error or fatal error (warnings are ignored).
@@ -162,12 +172,12 @@ struct XMLRecordAssembler {
 
     /// Records a generic error when libxml2 failed without reporting one.
     mutating func libxml2ErrorIfMissing(status: Int32) {
-        if !failed { fail(.syntax, "XML error \(status)") }
+        if !failed { fail(.syntax, "XML error \(status)", at: cursorPosition()) }
     }
 
     /// An error at the end of the input (the records path matched nothing).
     mutating func failAtEnd(_ kind: RecordReaderError.Kind, _ reason: String) {
-        fail(kind, reason)
+        fail(kind, reason, at: cursorPosition())
     }
 
     // MARK: Building
@@ -176,7 +186,7 @@ struct XMLRecordAssembler {
         _ localName: UnsafePointer<xmlChar>, _ namespaceURI: UnsafePointer<xmlChar>?,
         _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, _ attributeCount: Int
     ) {
-        let position = startTagPosition()
+        let position = startPosition(of: "<")
         if let parent = openElements.last {
             builder.nodes[Int(parent)].flags |= Node.structuredFlag
         }
@@ -198,7 +208,7 @@ struct XMLRecordAssembler {
                 guard appendName(name, fields[2], into: &leaf) else { return }
                 let count = valueEnd - valueStart
                 if count > limits.maxFieldSize {
-                    fail(.limit, "attribute longer than \(limits.maxFieldSize) bytes")
+                    fail(.limit, "attribute longer than \(limits.maxFieldSize) bytes", at: position)
                     return
                 }
                 leaf.valueStart = Int32(truncatingIfNeeded: builder.byteCount)
@@ -217,7 +227,9 @@ struct XMLRecordAssembler {
         if let namespaceURI {
             let count = strlen(namespaceURI)
             guard count <= Int(UInt16.max) else {
-                fail(.limit, "namespace URI longer than \(UInt16.max) bytes")
+                fail(
+                    .limit, "namespace URI longer than \(UInt16.max) bytes",
+                    at: (Int(node.line), Int(node.column), node.offset))
                 return false
             }
             builder.append(namespaceURI, count: count)
@@ -277,22 +289,21 @@ struct XMLRecordAssembler {
     }
 
     private mutating func checkRecordSize() {
-        if builder.nodeCount > limits.maxValuesPerRecord {
-            fail(.limit, "more than \(limits.maxValuesPerRecord) values in a record")
+        if builder.nodeCount - 1 > limits.maxValuesPerRecord {  // the record element is not a value
+            fail(.limit, "more than \(limits.maxValuesPerRecord) values in a record", at: nodePosition(0))
         } else if builder.byteCount + text.count > limits.maxRecordSize {
-            fail(.limit, "record longer than \(limits.maxRecordSize) bytes")
+            fail(.limit, "record longer than \(limits.maxRecordSize) bytes", at: nodePosition(0))
         }
     }
 
     // MARK: Positions and errors
 
-    private mutating func fail(_ kind: RecordReaderError.Kind, _ reason: String) {
+    private mutating func fail(_ kind: RecordReaderError.Kind, _ reason: String, at position: Position) {
         guard !failed else { return }
         failed = true
-        let input = parser?.pointee.input?.pointee
         error = RecordReaderError(
-            kind, reason, file: fileName, line: Int(input?.line ?? 0), column: Int(input?.col ?? 0),
-            byteOffset: currentOffset(), recordNumber: recordsBuilt + 1)
+            kind, reason, file: fileName, line: position.line, column: position.column,
+            byteOffset: position.offset, recordNumber: recordsBuilt + 1)
         stop()
     }
 
@@ -305,17 +316,51 @@ struct XMLRecordAssembler {
         return max(Int(xmlByteConsumed(parser)), 0)
     }
 
-    /// Where the start tag just parsed begins: libxml2 stands after its `>`, and a start tag
-    /// contains no `<` (not even in attribute values), so the nearest `<` before is its start.
-    private func startTagPosition() -> (line: Int, column: Int, offset: Int) {
+    /// libxml2's current position (where its cursor stands).
+    private func cursorPosition() -> Position {
+        let input = parser?.pointee.input?.pointee
+        return (Int(input?.line ?? 0), Int(input?.col ?? 0), currentOffset())
+    }
+
+    /// The position of the element node at `index` of the record being built (its start tag),
+    /// or libxml2's cursor when there is none.
+    private func nodePosition(_ index: Int32?) -> Position {
+        guard let index, Int(index) < builder.nodeCount else { return cursorPosition() }
+        let node = builder.nodes[Int(index)]
+        return (Int(node.line), Int(node.column), node.offset)
+    }
+
+    /// Where the construct libxml2 has just parsed begins, found as the nearest `marker`
+    /// before its cursor, which stands inside or just after it: `<` for a start tag (libxml2
+    /// stands after its `>`, and a start tag contains no `<`, not even in attribute values),
+    /// `<!ENTITY` for an entity declaration (libxml2 stands before its `>`). The construct
+    /// being parsed is wholly in libxml2's input buffer. Falls back to the cursor.
+    private func startPosition(of marker: StaticString) -> Position {
         guard let input = parser?.pointee.input?.pointee, let cursor = input.cur, let base = input.base else {
-            return (0, 0, currentOffset())
+            return cursorPosition()
         }
         let line = Int(input.line)
         let column = Int(input.col)
+        let end = input.end ?? cursor
+        let bytes = marker.utf8Start
+        let count = marker.utf8CodeUnitCount
+        func isMarker(_ start: UnsafePointer<xmlChar>) -> Bool {
+            guard count > 0, start.pointee == bytes.pointee, end - start >= count else { return false }
+            var index = 1
+            while index < count {
+                if start[index] != bytes[index] { return false }
+                index += 1
+            }
+            return true
+        }
         var open = cursor
-        while open > base, open.pointee != UInt8(ascii: "<") { open -= 1 }
-        guard open.pointee == UInt8(ascii: "<") else { return (line, column, currentOffset()) }
+        if count == 1 {  // a start tag, once per element: a plain byte scan
+            let byte = bytes.pointee
+            while open > base, open.pointee != byte { open -= 1 }
+        } else {
+            while open > base, !isMarker(open) { open -= 1 }
+        }
+        guard isMarker(open) else { return (line, column, currentOffset()) }
         var newlines = 0
         var characters = 0
         var scan = open
