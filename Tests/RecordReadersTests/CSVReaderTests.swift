@@ -59,8 +59,7 @@ struct CSVReaderTests {
         let error = readError(
             [0xEF, 0xBB, 0xBF] + Array("a\"b\n".utf8), format: .csv,
             options: ReaderOptions(csv: CSVOptions(hasHeader: false)))
-        #expect(error.lineColumn == "1:2")
-        #expect(error?.byteOffset == 4)
+        #expect(error.lineColumnOffset == "1:2 @4")
     }
 
     @Test func positionalColumnsWithoutHeader() throws {
@@ -131,33 +130,27 @@ struct CSVReaderTests {
         let error = readError("a,b\n1,x\"y\n", format: .csv)
         #expect(error?.kind == .syntax)
         #expect(error?.reason == "quote in unquoted field")
-        #expect(error.lineColumn == "2:4")
-        #expect(error?.byteOffset == 7)
-        #expect(error?.recordNumber == 1)
+        #expect(error.position == "2:4 @7 #1")
         #expect(error?.description == "test.csv:2:4 (byte 7, record 1): quote in unquoted field")
     }
 
     @Test func textAfterClosingQuote() {
         let error = readError("a,b\n1,\"x\"y\n", format: .csv)
         #expect(error?.reason == "text after closing quote")
-        #expect(error.lineColumn == "2:6")
-        #expect(error?.byteOffset == 9)
+        #expect(error.lineColumnOffset == "2:6 @9")
     }
 
     @Test func unterminatedQuoteAtEndOfFile() {
         let error = readError("a,b\n1,2\n3,\"open\nmore", format: .csv)
         #expect(error?.reason == "unterminated quoted field")
-        #expect(error.lineColumn == "3:3")
-        #expect(error?.byteOffset == 10)
-        #expect(error?.recordNumber == 2)
+        #expect(error.position == "3:3 @10 #2")
     }
 
     @Test func wrongFieldCount() {
         let tooMany = readError("a,b\n1,2\n3,4,5\n", format: .csv)
         #expect(tooMany?.kind == .structure)
         #expect(tooMany?.reason == "too many fields: 3, expected 2")
-        #expect(tooMany.lineColumn == "3:5")
-        #expect(tooMany?.byteOffset == 12)
+        #expect(tooMany.lineColumnOffset == "3:5 @12")
         let tooFew = readError("a,b\n1,2\n3\n", format: .csv)
         #expect(tooFew?.reason == "too few fields: 1, expected 2")
         #expect(tooFew.lineColumn == "3:2")
@@ -175,8 +168,7 @@ struct CSVReaderTests {
         let bytes = Array("a,b\nok,x".utf8) + [0xFF] + Array("y\n".utf8)
         let error = readError(bytes, format: .csv)
         #expect(error?.kind == .encoding)
-        #expect(error.lineColumn == "2:5")
-        #expect(error?.byteOffset == 8)
+        #expect(error.lineColumnOffset == "2:5 @8")
         let overlong = readError(Array("a\n\"".utf8) + [0xC0, 0xAF] + Array("\"\n".utf8), format: .csv)
         #expect(overlong.lineColumn == "2:1")
     }
@@ -187,23 +179,17 @@ struct CSVReaderTests {
         let field = readError("a,b\n12345,1\n", format: .csv, options: small)
         #expect(field?.kind == .limit)
         #expect(field?.reason == "field longer than 4 bytes")
-        #expect(field.lineColumn == "2:1")
-        #expect(field?.byteOffset == 4)
-        #expect(field?.recordNumber == 1)
+        #expect(field.position == "2:1 @4 #1")
         let record = readError("a,b,c\n1234,1234,1\n", format: .csv, options: small)
         #expect(record?.kind == .limit)
         #expect(record?.reason == "row longer than 8 bytes")
-        #expect(record.lineColumn == "2:1")
-        #expect(record?.byteOffset == 6)
-        #expect(record?.recordNumber == 1)
+        #expect(record.position == "2:1 @6 #1")
         // Too many fields for the limit: at the row's first byte.
         let fewer = ReaderOptions(csv: CSVOptions(hasHeader: false), limits: ReaderLimits(maxValuesPerRecord: 3))
         let values = readError("1,2,3,4\n", format: .csv, options: fewer)
         #expect(values?.kind == .limit)
         #expect(values?.reason == "more than 3 fields in a row")
-        #expect(values.lineColumn == "1:1")
-        #expect(values?.byteOffset == 0)
-        #expect(values?.recordNumber == 1)
+        #expect(values.position == "1:1 @0 #1")
         #expect(try readAll("1,2,3\n", format: .csv, options: fewer).count == 1)
     }
 
@@ -212,23 +198,17 @@ struct CSVReaderTests {
         let wide = ReaderOptions(limits: ReaderLimits(maxFieldSize: 4, maxRecordSize: 64))
         let field = readError("a,b,c\n1,2,3\n3,\"x\ny\",\"12\"\"45\"\n", format: .csv, options: wide)
         #expect(field?.reason == "field longer than 4 bytes")
-        #expect(field.lineColumn == "4:4")
-        #expect(field?.byteOffset == 20)
-        #expect(field?.recordNumber == 2)
+        #expect(field.position == "4:4 @20 #2")
         // A row after a blank line, with a line break inside it: at its first byte.
         let small = ReaderOptions(limits: ReaderLimits(maxFieldSize: 4, maxRecordSize: 8))
         let record = readError("a,b,c\n1,2,3\r\n\r\n é,\"1\n2\",345\n", format: .csv, options: small)
         #expect(record?.reason == "row longer than 8 bytes")
-        #expect(record.lineColumn == "4:1")
-        #expect(record?.byteOffset == 15)
-        #expect(record?.recordNumber == 2)
+        #expect(record.position == "4:1 @15 #2")
         let ragged = ReaderOptions(
             csv: CSVOptions(hasHeader: false, allowRagged: true), limits: ReaderLimits(maxValuesPerRecord: 3))
         let values = readError("1\n2,3,4\n\"5\n6\",7,8,9\n", format: .csv, options: ragged)
         #expect(values?.reason == "more than 3 fields in a row")
-        #expect(values.lineColumn == "3:1")
-        #expect(values?.byteOffset == 8)
-        #expect(values?.recordNumber == 3)
+        #expect(values.position == "3:1 @8 #3")
     }
 
     @Test func invalidDialect() {

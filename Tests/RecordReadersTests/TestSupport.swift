@@ -121,4 +121,10 @@ struct SeededGenerator: RandomNumberGenerator {
 extension Optional where Wrapped == RecordReaderError {
     /// `line:column`, for compact position assertions.
     var lineColumn: String { map { "\($0.line):\($0.column)" } ?? "no error" }
+    /// `line:column @byteOffset`.
+    var lineColumnOffset: String { map { "\($0.line):\($0.column) @\($0.byteOffset)" } ?? "no error" }
+    /// `line:column @byteOffset #recordNumber`: the whole position in one assertion.
+    var position: String {
+        map { "\($0.line):\($0.column) @\($0.byteOffset) #\($0.recordNumber)" } ?? "no error"
+    }
 }

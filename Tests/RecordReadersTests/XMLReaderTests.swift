@@ -174,9 +174,7 @@ struct XMLReaderTests {
         #expect(failure?.kind == .security)
         #expect(failure?.reason == "entity declarations are not allowed (<!ENTITY lol>)")
         // At the first declaration's `<!ENTITY`: line 3, after one space.
-        #expect(failure.lineColumn == "3:2")
-        #expect(failure?.byteOffset == 40)
-        #expect(failure?.recordNumber == 1)
+        #expect(failure.position == "3:2 @40 #1")
     }
 
     @Test func externalEntitiesAndDTDsAreNeverLoaded() throws {
@@ -184,20 +182,17 @@ struct XMLReaderTests {
             "<!DOCTYPE c [<!ENTITY xxe SYSTEM \"file:///etc/passwd\">]><catalog><item>&xxe;</item></catalog>")
         #expect(xxe?.kind == .security)
         #expect(xxe?.reason == "entity declarations are not allowed (<!ENTITY xxe>)")
-        #expect(xxe.lineColumn == "1:14")
-        #expect(xxe?.byteOffset == 13)
+        #expect(xxe.lineColumnOffset == "1:14 @13")
         let parameter = error("<!DOCTYPE c [<!ENTITY % p SYSTEM \"http://127.0.0.1:1/x.dtd\"> %p;]><catalog/>")
         #expect(parameter?.kind == .security)
         #expect(parameter?.reason == "entity declarations are not allowed (<!ENTITY p>)")
-        #expect(parameter.lineColumn == "1:14")
-        #expect(parameter?.byteOffset == 13)
+        #expect(parameter.lineColumnOffset == "1:14 @13")
         // An external subset is never loaded, so its entities stay undeclared: libxml2's error,
         // at libxml2's position (just after the reference).
         let externalSubset = error("<!DOCTYPE catalog SYSTEM \"/etc/passwd\"><catalog><item>&e;</item></catalog>")
         #expect(externalSubset?.kind == .syntax)
         #expect(externalSubset?.reason == "Entity 'e' not defined")
-        #expect(externalSubset.lineColumn == "1:58")
-        #expect(externalSubset?.byteOffset == 57)
+        #expect(externalSubset.lineColumnOffset == "1:58 @57")
         #expect(try xml("<!DOCTYPE catalog SYSTEM \"/nonexistent.dtd\"><catalog><item>x</item></catalog>").count == 1)
     }
 
@@ -212,12 +207,10 @@ struct XMLReaderTests {
             """
         let xxe = error(text)
         #expect(xxe?.kind == .security)
-        #expect(xxe.lineColumn == "4:3")
-        #expect(xxe?.byteOffset == 57)
+        #expect(xxe.lineColumnOffset == "4:3 @57")
         let parameter = error("<!DOCTYPE c [\n<!ENTITY\n  % p \"<!ELEMENT c ANY>\">\n]>\n<catalog/>")
         #expect(parameter?.reason == "entity declarations are not allowed (<!ENTITY p>)")
-        #expect(parameter.lineColumn == "2:1")
-        #expect(parameter?.byteOffset == 14)
+        #expect(parameter.lineColumnOffset == "2:1 @14")
     }
 
     @Test func depthAndSizeLimits() {
@@ -228,36 +221,28 @@ struct XMLReaderTests {
         #expect(failure?.kind == .limit)
         #expect(failure?.reason == "nesting deeper than 20")
         // At the start tag of the 21st element from the root: the 19th <a>.
-        #expect(failure.lineColumn == "1:70")
-        #expect(failure?.byteOffset == 69)
-        #expect(failure?.recordNumber == 1)
+        #expect(failure.position == "1:70 @69 #1")
         let small = ReaderLimits(maxFieldSize: 4, maxRecordSize: 40, maxValuesPerRecord: 4)
         // Each at the start tag of the element whose text or attribute is too long.
         let text = error("<catalog><item>abcde</item></catalog>", limits: small)
         #expect(text?.kind == .limit)
         #expect(text?.reason == "element text longer than 4 bytes")
-        #expect(text.lineColumn == "1:10")
-        #expect(text?.byteOffset == 9)
+        #expect(text.lineColumnOffset == "1:10 @9")
         let attribute = error("<catalog><item a=\"abcde\"/></catalog>", limits: small)
         #expect(attribute?.reason == "attribute longer than 4 bytes")
-        #expect(attribute.lineColumn == "1:10")
-        #expect(attribute?.byteOffset == 9)
+        #expect(attribute.lineColumnOffset == "1:10 @9")
         // Each at the start tag of the record.
         let values = error("<catalog><item><a/><a/><a/><a/><a/></item></catalog>", limits: small)
         #expect(values?.reason == "more than 4 values in a record")
-        #expect(values.lineColumn == "1:10")
-        #expect(values?.byteOffset == 9)
+        #expect(values.lineColumnOffset == "1:10 @9")
         #expect(error("<catalog><item a=\"1\"><a/><a/><a/></item></catalog>", limits: small) == nil)
         let record = error(
             "<catalog><item><aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/></item></catalog>", limits: small)
         #expect(record?.reason == "record longer than 40 bytes")
-        #expect(record.lineColumn == "1:10")
-        #expect(record?.byteOffset == 9)
+        #expect(record.lineColumnOffset == "1:10 @9")
         let second = error("<catalog><item/><item>abc</item><item>abcdefgh</item></catalog>", limits: small)
         #expect(second?.reason == "element text longer than 4 bytes")
-        #expect(second.lineColumn == "1:33")
-        #expect(second?.byteOffset == 32)
-        #expect(second?.recordNumber == 3)
+        #expect(second.position == "1:33 @32 #3")
     }
 
     @Test func limitPositionsOnLaterLinesAndAfterNonASCII() {
@@ -267,31 +252,25 @@ struct XMLReaderTests {
             "<catalog>\n  <item>\n    <a><a>\n      <a></a>\n    </a></a>\n  </item>\n</catalog>",
             limits: ReaderLimits(maxDepth: 4))
         #expect(deep?.reason == "nesting deeper than 4")
-        #expect(deep.lineColumn == "4:7")
-        #expect(deep?.byteOffset == 36)
+        #expect(deep.lineColumnOffset == "4:7 @36")
         let text = error("<catalog>\n  <item>\n    <name>abcdefghi</name>\n  </item>\n</catalog>", limits: small)
         #expect(text?.reason == "element text longer than 8 bytes")
-        #expect(text.lineColumn == "3:5")
-        #expect(text?.byteOffset == 23)
+        #expect(text.lineColumnOffset == "3:5 @23")
         // The start tag spans two lines: the error is at its `<`, not where libxml2 stands.
         let attribute = error("<catalog>\n  <item id=\"1\"\n        a=\"abcdefghi\"/>\n</catalog>", limits: small)
         #expect(attribute?.reason == "attribute longer than 8 bytes")
-        #expect(attribute.lineColumn == "2:3")
-        #expect(attribute?.byteOffset == 12)
+        #expect(attribute.lineColumnOffset == "2:3 @12")
         let values = error("<catalog>\n  <item>\n    <a/><a/><a/><a/><a/>\n  </item>\n</catalog>", limits: small)
         #expect(values?.reason == "more than 4 values in a record")
-        #expect(values.lineColumn == "2:3")
-        #expect(values?.byteOffset == 12)
+        #expect(values.lineColumnOffset == "2:3 @12")
         let record = error(
             "<catalog>\n  <item>\n    <" + String(repeating: "a", count: 60) + "/>\n  </item>\n</catalog>",
             limits: small)
         #expect(record?.reason == "record longer than 60 bytes")
-        #expect(record.lineColumn == "2:3")
-        #expect(record?.byteOffset == 12)
+        #expect(record.lineColumnOffset == "2:3 @12")
         // Columns count characters (as libxml2 does), byte offsets count bytes: "éé" is 2 and 4.
         let wide = error("<catalog x=\"éé\"><item a=\"abcdefghi\"/></catalog>", limits: small)
         #expect(wide?.reason == "attribute longer than 8 bytes")
-        #expect(wide.lineColumn == "1:17")
-        #expect(wide?.byteOffset == 18)
+        #expect(wide.lineColumnOffset == "1:17 @18")
     }
 }

@@ -56,9 +56,9 @@ struct DiffCommand: ParsableCommand {
             if !complete { print("… more (stopped after \(limit); --limit N shows more)") }
         }
         if !complete {
-            throw DataFailure.exit("the stores differ (more than \(limit) differences)")
+            throw DataFailure.exit("the stores differ (more than \(counted(limit, "difference")))")
         } else if !found.isEmpty {
-            throw DataFailure.exit("the stores differ (\(found.count) difference\(found.count == 1 ? "" : "s"))")
+            throw DataFailure.exit("the stores differ (\(counted(found.count, "difference")))")
         }
     }
 }
