@@ -138,7 +138,8 @@ import Testing
         let again = try DeepCopier(from: source, to: target).run()
         #expect(again.entities["Item"]?.copied == 0 && again.entities["Item"]?.matched == 3)
         #expect(try Self.walk(target).contains("Item|A|0.5|[1, 2, 0]|kg|fresh|B"))
-        #expect(try ObjectContext(store: target).count(for: FetchRequest(entityName: "List")) == 2)  // unkeyed: copied each time
+        // Unkeyed: copied each time.
+        #expect(try ObjectContext(store: target).count(for: FetchRequest(entityName: "List")) == 2)
     }
 
     @Test func aFailedCopyLeavesTheTargetAsItWas() throws {

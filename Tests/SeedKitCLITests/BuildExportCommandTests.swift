@@ -13,7 +13,9 @@ import Testing
     }
 
     static func sideFiles(_ path: String) -> [String] {
-        ["-wal", "-shm", "-journal", ".building"].map { path + $0 }.filter { FileManager.default.fileExists(atPath: $0) }
+        ["-wal", "-shm", "-journal", ".building"].map { path + $0 }.filter {
+            FileManager.default.fileExists(atPath: $0)
+        }
     }
 
     @Test func aBuildExits0AndPrintsItsReportAndChecksum() throws {
@@ -46,7 +48,8 @@ import Testing
         let second = try CLIProcess.run(["build", "catalog-csv.yaml", "-o", "Second.sqlite"], in: folder)
         #expect(first.status == 0 && second.status == 0, "\(first.stderr)\(second.stderr)")
         #expect(try Self.bytes(folder + "/First.sqlite") == Self.bytes(folder + "/Second.sqlite"))
-        #expect(first.stdout.split(separator: "\n").last?.split(separator: " ").last
+        #expect(
+            first.stdout.split(separator: "\n").last?.split(separator: " ").last
                 == second.stdout.split(separator: "\n").last?.split(separator: " ").last)
 
         // Rebuilding over an existing file gives the same bytes again.
@@ -64,7 +67,8 @@ import Testing
     @Test func theThreeCatalogPlansBuildTheSameGraphWithTheirOwnSourceChecksums() throws {
         let folder = try ExitCodeTests.sampleFolder()
         for format in ["csv", "json", "xml"] {
-            let built = try CLIProcess.run(["build", "catalog-\(format).yaml", "-o", "\(format).sqlite", "--quiet"], in: folder)
+            let built = try CLIProcess.run(
+                ["build", "catalog-\(format).yaml", "-o", "\(format).sqlite", "--quiet"], in: folder)
             #expect(built.status == 0, "\(format): \(built.stderr)")
         }
         for other in ["json", "xml"] {
@@ -85,7 +89,8 @@ import Testing
 
     @Test func aFailedBuildExits1AndLeavesTheOutputAsItWas() throws {
         let folder = try ExitCodeTests.sampleFolder()
-        #expect(try CLIProcess.run(["build", "catalog-csv.yaml", "-o", "Seed.sqlite", "--quiet"], in: folder).status == 0)
+        #expect(
+            try CLIProcess.run(["build", "catalog-csv.yaml", "-o", "Seed.sqlite", "--quiet"], in: folder).status == 0)
         let before = try Self.bytes(folder + "/Seed.sqlite")
         try Data(
             "sku,name,price,quantity,listed,added,notes,unit,location,tags\nZ-1,Z,abc,1,yes,2026-01-01T00:00:00Z,,kg,A1,\n"
@@ -95,7 +100,8 @@ import Testing
             let failed = try CLIProcess.run(["build", "catalog-csv.yaml", "-o", output], in: folder)
             #expect(failed.status == 1)
             #expect(failed.stdout.isEmpty)
-            #expect(failed.stderr == "seedkit: items.csv:2:7 (byte 68, record 1) field price: \"abc\" is not a number\n")
+            #expect(
+                failed.stderr == "seedkit: items.csv:2:7 (byte 68, record 1) field price: \"abc\" is not a number\n")
             #expect(Self.sideFiles(folder + "/" + output).isEmpty)
         }
         #expect(try Self.bytes(folder + "/Seed.sqlite") == before)
@@ -185,7 +191,9 @@ import Testing
         let ndjson = try Self.export(["--entity", "ShoppingList", "--format", "ndjson"], in: folder)
         let lines = ndjson.split(separator: "\n").map(String.init)
         #expect(lines.count == 2)
-        let lists = try lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        let lists = try lines.map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
         #expect(lists[0]["code"] as? String == "L-1" && lists[0]["title"] as? String == "Weekly shop")
         #expect(lists[0]["items"] as? [String] == ["A-003", "A-001", "A-005"])
         #expect(lists[1]["items"] as? [String] == ["A-005", "A-004"])
@@ -223,7 +231,9 @@ import Testing
     @Test(arguments: ["csv", "ndjson"]) func anExportOfEveryEntityImportsBackToTheSameGraph(_ format: String) throws {
         let folder = try Self.built()
         try FileManager.default.createDirectory(atPath: folder + "/Export", withIntermediateDirectories: true)
-        let keys = [("Unit", "name"), ("Location", "aisle"), ("Tag", "name"), ("Item", "sku"), ("ShoppingList", "code")]
+        let keys = [
+            ("Unit", "name"), ("Location", "aisle"), ("Tag", "name"), ("Item", "sku"), ("ShoppingList", "code"),
+        ]
         var plan = "model: ../Catalog.yaml\nstore: Copy.sqlite\nsources:\n"
         for (entity, key) in keys {
             let result = try CLIProcess.run(
@@ -244,8 +254,10 @@ import Testing
         let folder = try Self.built()
         for entity in ["Unit", "Item"] {
             #expect(
-                try CLIProcess.run(["export", "Seed.sqlite", "--entity", entity, "-o", "\(entity).out.csv"], in: folder)
-                    .status == 0)
+                try CLIProcess.run(
+                    ["export", "Seed.sqlite", "--entity", entity, "-o", "\(entity).out.csv"], in: folder
+                )
+                .status == 0)
         }
         let plan = """
             model: Catalog.yaml

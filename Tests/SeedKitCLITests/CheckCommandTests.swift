@@ -83,9 +83,12 @@ import Testing
             "lines.ndjson": "{\"a\": 1}\n{\"a\": 2}\n",
             "bad.json": "{\"items\": [{\"a\": 1}, {\"a\": }]}",
         ])
-        #expect(try CLIProcess.run(["check", "rows.txt", "--format", "tsv"], in: folder).stdout == "rows.txt: 2 records\n")
-        #expect(try CLIProcess.run(["check", "semi.csv", "--delimiter", ";"], in: folder).stdout == "semi.csv: 1 record\n")
-        #expect(try CLIProcess.run(["check", "plain.csv", "--no-header"], in: folder).stdout == "plain.csv: 3 records\n")
+        #expect(
+            try CLIProcess.run(["check", "rows.txt", "--format", "tsv"], in: folder).stdout == "rows.txt: 2 records\n")
+        #expect(
+            try CLIProcess.run(["check", "semi.csv", "--delimiter", ";"], in: folder).stdout == "semi.csv: 1 record\n")
+        #expect(
+            try CLIProcess.run(["check", "plain.csv", "--no-header"], in: folder).stdout == "plain.csv: 3 records\n")
         #expect(try CLIProcess.run(["check", "lines.ndjson"], in: folder).stdout == "lines.ndjson: 2 records\n")
         let bad = try CLIProcess.run(["check", "bad.json", "--records", "items[*]"], in: folder)
         #expect(bad.status == 1)

@@ -13,7 +13,8 @@ import Testing
         try FileManager.default.copyItem(
             atPath: repository.appendingPathComponent("SeedData/Catalog").path, toPath: folder)
         for name in try FileManager.default.contentsOfDirectory(atPath: folder) where name.contains(".sqlite") {
-            try FileManager.default.removeItem(atPath: folder + "/" + name)  // a store left by running the README's command
+            // A store left by running the README's command.
+            try FileManager.default.removeItem(atPath: folder + "/" + name)
         }
         return folder
     }
@@ -68,17 +69,22 @@ import Testing
     @Test func copyThenDiffIsEqualAndAFilteredCopyDiffers() throws {
         let folder = try ExitCodeTests.sampleFolder()
         #expect(try CLIProcess.run(["import", "catalog-csv.yaml", "--quiet"], in: folder).status == 0)
-        let copied = try CLIProcess.run(["copy", "--from", "Catalog.sqlite", "--to", "Copy.sqlite", "--json"], in: folder)
+        let copied = try CLIProcess.run(
+            ["copy", "--from", "Catalog.sqlite", "--to", "Copy.sqlite", "--json"], in: folder)
         #expect(copied.status == 0, "\(copied.stderr)")
         #expect(copied.stdout.contains("\"copied\" : 5"))
         let same = try CLIProcess.run(["diff", "Catalog.sqlite", "Copy.sqlite"], in: folder)
         #expect(same.status == 0 && same.stdout.isEmpty)
-        let filtered = try CLIProcess.run(["copy", "--from", "Catalog.sqlite", "--to", "Cheap.sqlite", "--where", "Item: price < 2"], in: folder)
+        let filtered = try CLIProcess.run(
+            ["copy", "--from", "Catalog.sqlite", "--to", "Cheap.sqlite", "--where", "Item: price < 2"], in: folder)
         #expect(filtered.status == 0)
         let different = try CLIProcess.run(["diff", "Catalog.sqlite", "Cheap.sqlite"], in: folder)
         #expect(different.status == 1)
         #expect(different.stdout.contains("Item[A-001]: only in A"))
         #expect(different.stderr == "seedkit: the stores differ (10 differences)\n")
-        #expect(try CLIProcess.run(["copy", "--from", "Catalog.sqlite", "--to", "X.sqlite", "--where", "no colon"], in: folder).status == 2)
+        #expect(
+            try CLIProcess.run(
+                ["copy", "--from", "Catalog.sqlite", "--to", "X.sqlite", "--where", "no colon"], in: folder
+            ).status == 2)
     }
 }

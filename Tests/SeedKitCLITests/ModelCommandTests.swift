@@ -47,8 +47,11 @@ import Testing
                     found.insert("SeedData/" + relative)
                 }
             } else if relative.hasSuffix(".json") {
-                let object = try? JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: root + "/" + relative)))
-                if let dictionary = object as? [String: Any], dictionary["entities"] != nil, dictionary["sources"] == nil {
+                let object = try? JSONSerialization.jsonObject(
+                    with: Data(contentsOf: URL(fileURLWithPath: root + "/" + relative)))
+                if let dictionary = object as? [String: Any], dictionary["entities"] != nil,
+                    dictionary["sources"] == nil
+                {
                     found.insert("SeedData/" + relative)
                 }
             }
@@ -89,11 +92,13 @@ import Testing
         }
         // The text summary shows the same hash's first 16 digits.
         let text = try CLIProcess.run(["model", Self.path(sample.path)])
-        #expect(text.stdout.hasPrefix("model \(sample.name) (\(sample.entities.count) entities) hash \(hash.prefix(16))\n"))
+        #expect(
+            text.stdout.hasPrefix("model \(sample.name) (\(sample.entities.count) entities) hash \(hash.prefix(16))\n"))
     }
 
     @Test func theJSONDescribesAttributesRelationshipsAndInheritance() throws {
-        let catalog = try Self.json(try CLIProcess.run(["model", Self.path("SeedData/Catalog/Catalog.yaml"), "--json"]).stdout)
+        let catalog = try Self.json(
+            try CLIProcess.run(["model", Self.path("SeedData/Catalog/Catalog.yaml"), "--json"]).stdout)
         let item = try #require((catalog["entities"] as? [String: [String: Any]])?["Item"])
         #expect(
             item["attributes"] as? [String: String] == [
@@ -129,11 +134,15 @@ import Testing
         let stored = try Self.json(fromStore.stdout)
         #expect(stored["name"] as? String == "Catalog")
         #expect(stored["hash"] as? String == fromFile["hash"] as? String)
-        #expect((stored["entities"] as? [String: Any]).map { Set($0.keys) } == ["Item", "Location", "ShoppingList", "Tag", "Unit"])
+        #expect(
+            (stored["entities"] as? [String: Any]).map { Set($0.keys) } == [
+                "Item", "Location", "ShoppingList", "Tag", "Unit",
+            ])
     }
 
     @Test func anInvalidModelExits1WithEveryProblemOnOneLine() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("seedkit-model-\(UUID().uuidString)").path
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("seedkit-model-\(UUID().uuidString)")
+            .path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let bad = """
             name: Catalog
@@ -179,7 +188,8 @@ import Testing
         for missing in ["Nothing.yaml", "Nothing.xcdatamodeld", "notes.txt", "Nothing.sqlite"] {
             let result = try CLIProcess.run(["model", missing], in: folder)
             #expect(result.status == 1, "\(missing)")
-            #expect(result.stderr.hasPrefix("seedkit: ") && result.stderr.split(separator: "\n").count == 1, "\(missing)")
+            #expect(
+                result.stderr.hasPrefix("seedkit: ") && result.stderr.split(separator: "\n").count == 1, "\(missing)")
         }
     }
 

@@ -17,9 +17,9 @@ final class ObjectResolver {
     private let model: ObjectModel
     /// Whether the store held nothing but this run's rows when it began.
     private let usesMemoryIndex: Bool
-    /// Row of each key the run inserted (memory-index mode): entity store ID and key, 16 bytes
-    /// rather than a whole ObjectID, since this index is the one structure that grows with the input.
-    private var index: [LookupID: [KeyValue: RowReference]] = [:]
+    /// Row of each key the run inserted (memory-index mode), kept compact: this index is the one
+    /// structure that grows with the input.
+    private var index = RunKeyIndex()
     private var batch: [LookupID: [KeyValue: ManagedObject]] = [:]
     /// Keys of destinations this run created for references (`missing: create`) whose own
     /// record has not come yet: when it comes, it fills them whatever the conflict policy.
@@ -39,7 +39,7 @@ final class ObjectResolver {
             guard !missing.isEmpty else { continue }
             if usesMemoryIndex {
                 for key in missing {
-                    if let row = index[lookup]?[key] {
+                    if let row = index[lookup, key] {
                         let id = ObjectID(storeUUID: context.store.identifier, entityID: row.entityID, key: row.key)
                         batch[lookup, default: [:]][key] = try context.object(with: id)
                     }
@@ -57,17 +57,17 @@ final class ObjectResolver {
 
     /// The row the run wrote with `key` in an earlier batch (memory-index mode only).
     func row(_ lookup: LookupID, _ key: KeyValue) -> RowReference? {
-        index[lookup]?[key]
+        index[lookup, key]
     }
 
     /// Learns the key of a row the row path is writing.
     func register(row: RowReference, _ lookup: LookupID, _ key: KeyValue) {
-        index[lookup, default: [:]][key] = row
+        index[lookup, key] = row
     }
 
     /// Forgets a key registered for a row that will not be written (its record was refused).
     func unregister(_ lookup: LookupID, _ key: KeyValue) {
-        index[lookup]?[key] = nil
+        index[lookup, key] = nil
     }
 
     /// Notes that the run created the destination with `key` for a reference.
@@ -96,7 +96,7 @@ final class ObjectResolver {
         if usesMemoryIndex {
             for (lookup, objects) in batch {
                 for (key, object) in objects where !object.objectID.isTemporary {
-                    index[lookup, default: [:]][key] = RowReference(
+                    index[lookup, key] = RowReference(
                         entityID: object.objectID.entityID, key: object.objectID.key)
                 }
             }

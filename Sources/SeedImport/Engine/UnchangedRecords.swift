@@ -124,7 +124,8 @@ struct UnchangedRecords {
         var seen: Set<Int> = []
         var repeated: Set<Int> = []
         try forEachRow(
-            select: columns.joined(separator: ", "), from: SQLiteIdentifier.quote(model.entities[entity.rootIndex].tableName),
+            select: columns.joined(separator: ", "),
+            from: SQLiteIdentifier.quote(model.entities[entity.rootIndex].tableName),
             matching: keyAttributes.map(\.columnName), values: positions.keys.map(\.parts)
         ) { statement in
             var parts: [AttributeValue] = []
@@ -141,7 +142,8 @@ struct UnchangedRecords {
             guard kinds.contains(statement.int64(1)) else { return }
             if checksValues {
                 let holdsValues = records[position].0.values.allSatisfy { slot, value in
-                    columnOfSlot[slot].map { statement.holds(value, at: $0, type: entity.attributes[slot].type) } ?? false
+                    columnOfSlot[slot].map { statement.holds(value, at: $0, type: entity.attributes[slot].type) }
+                        ?? false
                 }
                 guard holdsValues else { return }
             }
@@ -175,7 +177,8 @@ struct UnchangedRecords {
             let kinds = Set(entity.kindStoreIDs)
             var map: [KeyValue: Int64] = [:]
             try forEachRow(
-                select: (["pk", "ent"] + attributes.map { SQLiteIdentifier.quote($0.columnName) }).joined(separator: ", "),
+                select: (["pk", "ent"] + attributes.map { SQLiteIdentifier.quote($0.columnName) }).joined(
+                    separator: ", "),
                 from: SQLiteIdentifier.quote(model.entities[entity.rootIndex].tableName),
                 matching: attributes.map(\.columnName), values: keys.map(\.parts)
             ) { statement in

@@ -43,7 +43,9 @@ struct LookupID: Hashable {
 
     /// The same two numbers mixed without a `Hasher` (see ``KeyValue``).
     func _rawHashValue(seed: Int) -> Int {
-        KeyMixing.mix(UInt64(UInt32(truncatingIfNeeded: entityIndex)) << 32 | UInt64(UInt32(truncatingIfNeeded: slots.first ?? -1)), seed: seed)
+        KeyMixing.mix(
+            UInt64(UInt32(truncatingIfNeeded: entityIndex)) << 32
+                | UInt64(UInt32(truncatingIfNeeded: slots.first ?? -1)), seed: seed)
     }
 }
 

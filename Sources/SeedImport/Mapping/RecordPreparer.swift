@@ -88,7 +88,8 @@ struct RecordPreparer {
         // A single value (the common to-one) is read in place, without a list around it.
         if value.kind == .list {
             for item in value.elements {
-                try appendKeys(of: item, coercers: coercers, matchNames: matchNames, split: split, field: field, to: &keys)
+                try appendKeys(
+                    of: item, coercers: coercers, matchNames: matchNames, split: split, field: field, to: &keys)
             }
         } else {
             try appendKeys(of: value, coercers: coercers, matchNames: matchNames, split: split, field: field, to: &keys)
@@ -138,7 +139,9 @@ struct RecordPreparer {
                 defer { start = end + 1 }
                 guard end > start else { continue }
                 do throws(CoercionError) {
-                    if let key = try coercer.coerce(utf8: UnsafeBufferPointer(rebasing: bytes[start..<end]), kind: .text) {
+                    if let key = try coercer.coerce(
+                        utf8: UnsafeBufferPointer(rebasing: bytes[start..<end]), kind: .text)
+                    {
                         keys.append(.single(key))
                     }
                 } catch {

@@ -70,7 +70,9 @@ final class RowBatchWriter {
         var start = 0
         while start < positions.count {
             let count = positions.count - start >= group ? group : 1
-            let statement = try self.statement(StatementKey(target: ObjectIdentifier(model.entities[layout.entityIndex]), rows: count), on: connection) {
+            let statement = try self.statement(
+                StatementKey(target: ObjectIdentifier(model.entities[layout.entityIndex]), rows: count), on: connection
+            ) {
                 Self.groupedSQL(layout.insertSQL, rows: count, width: width)
             }
             for offset in 0..<count {
@@ -138,7 +140,9 @@ final class RowBatchWriter {
         case .inverseForeignKey(let column, let order):
             let table = SQLiteIdentifier.quote(model.destination(of: relationship).tableName)
             let assignments = [column] + (order.map { [$0] } ?? [])
-            let statement = try self.statement(StatementKey(target: ObjectIdentifier(relationship), rows: 1), on: connection) {
+            let statement = try self.statement(
+                StatementKey(target: ObjectIdentifier(relationship), rows: 1), on: connection
+            ) {
                 "UPDATE \(table) SET " + assignments.map { "\(SQLiteIdentifier.quote($0)) = ?" }.joined(separator: ", ")
                     + " WHERE pk = ?"
             }

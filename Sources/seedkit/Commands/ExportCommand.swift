@@ -37,7 +37,9 @@ struct ExportCommand: ParsableCommand {
             options.readOnly = true
             let opened = try PersistentStore.open(at: store, options: options)
             let count = try Exporter(store: opened, entity: entity, format: chosen).export(to: output)
-            if output != nil { FileHandle.standardError.write(Data("exported \(counted(count, "\(entity) object"))\n".utf8)) }
+            if output != nil {
+                FileHandle.standardError.write(Data("exported \(counted(count, "\(entity) object"))\n".utf8))
+            }
         } catch {
             throw DataFailure.exit("\(error)")
         }

@@ -8,10 +8,14 @@ import Testing
     static func model() throws -> ObjectModel {
         try ModelBuilder("Rules")
             .entity("Thing") { thing in
-                thing.attribute("code", .string, validation: ValidationRules(minimumLength: 2, maximumLength: 4, pattern: "[A-Z]+"))
+                thing.attribute(
+                    "code", .string, validation: ValidationRules(minimumLength: 2, maximumLength: 4, pattern: "[A-Z]+"))
                 thing.attribute("level", .integer32, validation: ValidationRules(minimum: 1, maximum: 9))
-                thing.attribute("when", .date, validation: ValidationRules(
-                    earliestDate: Date(timeIntervalSince1970: 0), latestDate: Date(timeIntervalSince1970: 1_000_000_000)))
+                thing.attribute(
+                    "when", .date,
+                    validation: ValidationRules(
+                        earliestDate: Date(timeIntervalSince1970: 0),
+                        latestDate: Date(timeIntervalSince1970: 1_000_000_000)))
                 thing.toMany("parts", "Part", inverse: "thing", maxCount: 2)
                 thing.unique("code")
             }
@@ -28,13 +32,22 @@ import Testing
         for _ in 0..<3 { try thing.add(try context.insert("Part"), to: "parts") }
         let error = try #require(throws: ValidationError.self) { try context.save() }
         let rules = Set(error.failures.map(\.rule))
-        #expect(rules == [.maximumLength(4), .pattern("[A-Z]+"), .maximum(9), .latestDate("2001-09-09T01:46:40Z"), .maximumCount(2)])
-        #expect(error.failures.first { $0.rule == .maximum(9) }?.description.hasPrefix("Thing.level = 12 is above the maximum 9.0") == true)
+        #expect(
+            rules == [
+                .maximumLength(4), .pattern("[A-Z]+"), .maximum(9), .latestDate("2001-09-09T01:46:40Z"),
+                .maximumCount(2),
+            ])
+        #expect(
+            error.failures.first { $0.rule == .maximum(9) }?.description.hasPrefix(
+                "Thing.level = 12 is above the maximum 9.0") == true)
         try thing.set("code", "A")
         try thing.set("level", Int32(0))
         try thing.set("when", Date(timeIntervalSince1970: -1))
         let again = try #require(throws: ValidationError.self) { try context.save() }
-        #expect(Set(again.failures.map(\.rule)).isSuperset(of: [.minimumLength(2), .minimum(1), .earliestDate("1970-01-01T00:00:00Z")]))
+        #expect(
+            Set(again.failures.map(\.rule)).isSuperset(of: [
+                .minimumLength(2), .minimum(1), .earliestDate("1970-01-01T00:00:00Z"),
+            ]))
     }
 
     @Test func storeWinsKeepsTheStoredRow() throws {

@@ -179,7 +179,9 @@ import Testing
         #expect(result.count == 1)
         #expect(result.changes.deleted.count == 1 + 2 + 6)
         #expect(try context.count(for: FetchRequest(entityName: "Shelf")) == 2)
-        let titles = try context.fetch(FetchRequest(entityName: "Book")).map { try $0.get("title", as: String.self) ?? "?" }
+        let titles = try context.fetch(FetchRequest(entityName: "Book")).map {
+            try $0.get("title", as: String.self) ?? "?"
+        }
         #expect(titles.sorted() == ["South-1-1", "South-1-2", "South-1-3", "South-2-1", "South-2-2", "South-2-3"])
         // The tag stays (nullify), linked to the six books left.
         let joinRows = try context.readRows { connection in

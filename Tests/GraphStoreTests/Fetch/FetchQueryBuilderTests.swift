@@ -177,7 +177,8 @@ import Testing
     @Test func queriesBindValuesAndQuoteIdentifiers() throws {
         let fixture = try catalog()
         let request = FetchRequest(
-            entityName: "Product", predicate: try FetchPredicate(format: "name == %@ AND unit.name == 'kg'", "x' OR 1=1 --"))
+            entityName: "Product",
+            predicate: try FetchPredicate(format: "name == %@ AND unit.name == 'kg'", "x' OR 1=1 --"))
         let query = try FetchQueryBuilder(model: fixture.model, request: request).selectQuery(columns: ["t0.pk"])
         #expect(!query.sql.contains("x'"))
         #expect(!query.sql.contains("kg"))

@@ -193,7 +193,8 @@ struct SeededGenerator: RandomNumberGenerator {
         }
     }
 
-    private func randomPredicate(_ random: inout Random, fixture: FetchFixture, depth: Int = 0) throws -> FetchPredicate {
+    private func randomPredicate(_ random: inout Random, fixture: FetchFixture, depth: Int = 0) throws -> FetchPredicate
+    {
         guard depth < 3, random.chance(0.5) else { return try randomComparison(&random, fixture: fixture) }
         switch random.int(0...2) {
         case 0: return .not(try randomPredicate(&random, fixture: fixture, depth: depth + 1))

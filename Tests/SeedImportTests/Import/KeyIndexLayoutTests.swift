@@ -40,4 +40,31 @@ import Testing
         #expect((0..<10_000).allSatisfy { index[.single(.integer(Int64($0)))] == $0 })
         #expect(index[.single(.string("0"))] == nil)
     }
+
+    @Test func runKeyIndexKeepsEveryRowExactly() {
+        var index = RunKeyIndex()
+        let items = LookupID(entityIndex: 0, slots: [1])
+        let lists = LookupID(entityIndex: 1, slots: [1])
+        let sku = KeyValue.single(.string("SKU-1"))
+        // Rows in the packed range, at its edges, and beyond it (kept whole in the wide table).
+        let rows = [
+            RowReference(entityID: 1, key: 1), RowReference(entityID: 65_535, key: (1 << 47) - 1),
+            RowReference(entityID: 65_536, key: 7), RowReference(entityID: 2, key: 1 << 47),
+            RowReference(entityID: 3, key: Int64.max), RowReference(entityID: 4, key: -5),
+        ]
+        for row in rows {
+            index[items, sku] = row
+            #expect(index[items, sku] == row)
+            #expect(index[lists, sku] == nil)
+        }
+        // A key moves between the tables without leaving a stale row behind.
+        index[items, sku] = RowReference(entityID: 1, key: 2)
+        #expect(index[items, sku] == RowReference(entityID: 1, key: 2))
+        index[items, sku] = nil
+        #expect(index[items, sku] == nil)
+        for number in 0..<1000 {
+            index[lists, .single(.integer(Int64(number)))] = RowReference(entityID: 2, key: Int64(number) * 3)
+        }
+        #expect((0..<1000).allSatisfy { index[lists, .single(.integer(Int64($0)))]?.key == Int64($0) * 3 })
+    }
 }

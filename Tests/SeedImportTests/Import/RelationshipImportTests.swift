@@ -61,7 +61,8 @@ import Testing
     func aReferenceRejectedWithSkipLeavesItsRecordOutWhole(dryRun: Bool) async throws {
         let fixture = try Self.orgFixture("name,manager\nAda,Nobody\nBob,Ada\nCy,Bob\n")
         let plan = try String(contentsOfFile: fixture.path("org.yaml"), encoding: .utf8)
-        try fixture.write("org.yaml", plan.replacingOccurrences(of: "batchSize: 2", with: "batchSize: 2\nonError: skip"))
+        try fixture.write(
+            "org.yaml", plan.replacingOccurrences(of: "batchSize: 2", with: "batchSize: 2\nonError: skip"))
         var options = ImportOptions()
         options.dryRun = dryRun
         let report = try await fixture.run("org.yaml", options: options)
