@@ -7,7 +7,9 @@ Usage, from a clean clone (builds the release binaries and generates the data it
     python3 tools/bench.py --only reader,import     # groups: reader import reimport copy first-launch
     python3 tools/bench.py --scale 100000,1000000,5000000   # CSV import, re-import, readers per N
 
-Each measurement runs `--runs` times (at least 3); the table shows the median wall time, CPU
+Each measurement runs `--runs` times (at least 3), interleaved with the others of its group
+(readers, imports, re-import, copies, first launch: one run of each per round), so a slowdown of
+a shared machine weighs on a command and its baseline alike; the table shows the median wall time, CPU
 time (user + system of the measured process), records/s, MB/s (input bytes / median wall time,
 MB = 10^6 bytes), the peak RSS of the measured process (largest of the runs; GNU time's %M, or
 `os.wait4`'s ru_maxrss without it), the baseline's median time and the ratio, and each DESIGN §9
@@ -191,21 +193,27 @@ def measure(case: Case, timeout: float) -> Sample:
     return Sample(wall, usage.ru_utime + usage.ru_stime, rss_kb * 1024 / MB)
 
 
-def run_case(case: Case, runs: int, timeout: float) -> Result:
-    """Measure `case` `runs` times; a failure or timeout ends it early with that status."""
-    result = Result(case.key, case.label, case.records, case.input_bytes, case.ours)
+def run_cases(cases: list[Case], runs: int, timeout: float) -> dict[str, Result]:
+    """Measure each of `cases` `runs` times, in rounds: every case once per round, so a change in
+    the machine's speed during the group (a busy neighbour on a shared host) weighs on the
+    commands compared with each other alike. A failure or timeout drops a case from later rounds."""
+    results = {case.key: Result(case.key, case.label, case.records, case.input_bytes, case.ours) for case in cases}
     for run in range(runs):
-        try:
-            result.samples.append(measure(case, timeout))
-        except TimeoutError as error:
-            result.status, result.detail = "timeout", str(error)
-        except RuntimeError as error:
-            result.status, result.detail = "failed", str(error)
-        if result.status != "ok":
-            log(f"  {case.label}: {result.status.upper()} {result.detail}")
-            return result
-        log(f"  {case.label}: run {run + 1}/{runs} {result.samples[-1].wall:.2f} s")
-    return result
+        for case in cases:
+            result = results[case.key]
+            if result.status != "ok":
+                continue
+            try:
+                result.samples.append(measure(case, timeout))
+            except TimeoutError as error:
+                result.status, result.detail = "timeout", str(error)
+            except RuntimeError as error:
+                result.status, result.detail = "failed", str(error)
+            if result.status != "ok":
+                log(f"  {case.label}: {result.status.upper()} {result.detail}")
+            else:
+                log(f"  {case.label}: run {run + 1}/{runs} {result.samples[-1].wall:.2f} s")
+    return results
 
 
 def not_run(key: str, label: str, status: str, detail: str) -> Result:
@@ -313,11 +321,16 @@ class Suite:
         self.records = n + n // 100
         self.results: dict[str, Result] = {}
         self.filled: Path | None = None  # a store holding the whole catalog, imported from CSV
+        self.pending: list[Case] = []
 
-    def add(self, case: Case) -> Result:
-        """Run `case` and keep its result."""
-        self.results[case.key] = run_case(case, self.runs, self.timeout)
-        return self.results[case.key]
+    def add(self, case: Case) -> None:
+        """Queue `case` to run with the rest of its group (see `run_group`)."""
+        self.pending.append(case)
+
+    def run_group(self) -> None:
+        """Run the queued cases, interleaved round by round, and keep their results."""
+        self.results.update(run_cases(self.pending, self.runs, self.timeout))
+        self.pending = []
 
     def skip(self, key: str, label: str, status: str, detail: str) -> None:
         """Record a measurement that could not run."""
@@ -348,11 +361,12 @@ class Suite:
                           str(d / "catalog.xml")], items, sizes(d, "catalog.xml")))
         else:
             self.skip("reader.xmllint", "xmllint --stream --noout", "skipped", "xmllint not installed")
+        self.run_group()
 
     def imports(self, formats: tuple[str, ...] = ("csv", "json", "ndjson", "xml")) -> None:
         """`seedkit import` of each plan in `formats` into a fresh store vs `sqlite3 .import` of items.csv."""
         log("fresh imports")
-        store = self.work / "import.sqlite"
+        stores = {key: self.work / f"import-{key}.sqlite" for key in ("csv", "json", "ndjson", "xml", "sqlite3")}
         plans = [("csv", "CSV", ("items.csv", "lists.csv")), ("json", "JSON", ("catalog.json",)),
                  ("ndjson", "NDJSON", ("items.ndjson", "lists.ndjson")), ("xml", "XML", ("catalog.xml",))]
         for key, name, files in plans:
@@ -361,16 +375,21 @@ class Suite:
             if "import" not in self.tools.subcommands:
                 self.skip(f"import.{key}", f"{name} import", "not implemented", "no `seedkit import`")
                 continue
-            result = self.add(self.import_case(f"import.{key}", f"{name} import (seedkit import)",
-                                               f"catalog-{key}.yaml", store, files, lambda: remove_store(store)))
-            if key == "csv" and result.status == "ok":
-                self.filled = self.work / "filled.sqlite"
-                copy_store(store, self.filled)
+            store = stores[key]
+            self.add(self.import_case(f"import.{key}", f"{name} import (seedkit import)", f"catalog-{key}.yaml",
+                                      store, files, lambda store=store: remove_store(store)))
         script = self.work / "sqlite-import.sql"
         script.write_text(f".import --csv '{self.data / 'items.csv'}' Item\n")
-        self.add(Case("import.sqlite3", "sqlite3 .import --csv items.csv", ["sqlite3", str(store)], self.n,
-                      sizes(self.data, "items.csv"), prepare=lambda: remove_store(store), stdin=script))
-        remove_store(store)
+        self.add(Case("import.sqlite3", "sqlite3 .import --csv items.csv", ["sqlite3", str(stores["sqlite3"])],
+                      self.n, sizes(self.data, "items.csv"), prepare=lambda: remove_store(stores["sqlite3"]),
+                      stdin=script))
+        self.run_group()
+        csv = self.results.get("import.csv")
+        if csv is not None and csv.status == "ok":
+            self.filled = self.work / "filled.sqlite"
+            copy_store(stores["csv"], self.filled)
+        for store in stores.values():
+            remove_store(store)
 
     def import_case(self, key: str, label: str, plan: str, store: Path, files: tuple[str, ...],
                     prepare: Callable[[], None]) -> Case:
@@ -398,6 +417,7 @@ class Suite:
         store = self.work / "reimport.sqlite"
         self.add(self.import_case("reimport.csv", "CSV re-import, all unchanged", "catalog-csv.yaml", store,
                                   ("items.csv", "lists.csv"), lambda: copy_store(filled, store)))
+        self.run_group()
         remove_store(store)
 
     def copies(self) -> None:
@@ -424,6 +444,7 @@ class Suite:
                           [str(self.tools.seedkit), "copy", "--from", str(filled), "--to", str(target)],
                           self.records, filled.stat().st_size, prepare=lambda start=start: copy_store(start, target),
                           ours=True))
+        self.run_group()
         remove_store(target)
 
     def first_launch(self) -> None:
@@ -446,6 +467,7 @@ class Suite:
             self.add(Case("first-launch", "First launch (seedkit-bench first-launch)",
                           [str(self.tools.bench), "first-launch", str(seed), str(target)], self.records, size,
                           prepare=lambda: remove_store(target), ours=True))
+        self.run_group()
         remove_store(target)
 
 
