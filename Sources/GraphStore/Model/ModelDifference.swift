@@ -28,12 +28,19 @@ public enum ModelDifference {
         return differences
     }
 
-    /// Compares canonical schema lines keyed by their first two words (`attribute price`).
+    /// Facts an entity states once, compared by their first word alone, so a new parent reads
+    /// `Item.parent: parent Thing → parent Other` rather than one fact removed and one added.
+    private static let singleFacts: Set<Substring> = ["parent", "abstract"]
+
+    /// Compares canonical schema lines keyed by their first two words (`attribute price`), or
+    /// the first word alone for ``singleFacts``.
     private static func lineDifferences(entity: String, before: String, after: String) -> [String] {
         func keyed(_ text: String) -> [String: String] {
             var lines: [String: String] = [:]
             for line in text.split(separator: "\n").map(String.init) {
-                lines[line.split(separator: " ").prefix(2).joined(separator: " ")] = line
+                let words = line.split(separator: " ")
+                let width = words.first.map { singleFacts.contains($0) } == true ? 1 : 2
+                lines[words.prefix(width).joined(separator: " ")] = line
             }
             return lines
         }

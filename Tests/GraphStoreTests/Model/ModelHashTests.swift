@@ -58,6 +58,25 @@ import Testing
             })
         #expect(differences.contains("Tag: entity added"))
     }
+
+    @Test func aNewParentOrAbstractnessIsOneDifference() throws {
+        func model(parent: String?, abstract: Bool) throws -> ObjectModel {
+            try ModelBuilder("M")
+                .entity("Thing")
+                .entity("Other")
+                .entity("Item", parent: parent, abstract: abstract) { $0.attribute("name", .string) }
+                .build()
+        }
+        let before = try model(parent: "Thing", abstract: false)
+        #expect(
+            ModelDifference.between(before, try model(parent: "Other", abstract: false)) == [
+                "Item.parent: parent Thing → parent Other"
+            ])
+        #expect(
+            ModelDifference.between(before, try model(parent: nil, abstract: true)) == [
+                "Item.abstract: abstract false → abstract true", "Item.parent: parent Thing → parent -",
+            ])
+    }
 }
 
 /// Each change that reshapes the store changes both the model hash and the changed entity's
