@@ -10,10 +10,7 @@ import Testing
     static func stockedStore() throws -> (PersistentStore, item: ObjectID) {
         let store = try PersistentStore.inMemory(model: CatalogModel.build())
         let context = try ObjectContext(store: store)
-        let item = try context.insert("Item")
-        try item.set("sku", "A-1")
-        try item.set("name", "Apples")
-        try item.set("price", 1.0)
+        let item = try CatalogModel.insertItem(into: context, sku: "A-1", name: "Apples", price: 1.0)
         for name in ["kg", "l"] { try context.insert("Unit").set("name", name) }
         try context.save()
         return (store, item.objectID)

@@ -186,6 +186,18 @@ import Testing
         #expect(hashes.count == Change.allCases.count + 1)
     }
 
+    /// `a` and `b` have the same model hash, and each entity the same version hash.
+    static func expectSameHashes(
+        _ a: ObjectModel, _ b: ObjectModel, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        #expect(a.versionHash == b.versionHash, sourceLocation: sourceLocation)
+        for entity in a.entities {
+            #expect(
+                b.entity(named: entity.name)?.versionHash == entity.versionHash, "\(entity.name)",
+                sourceLocation: sourceLocation)
+        }
+    }
+
     @Test func theSameShapeHashesTheSameTwice() throws {
         for change in Change.allCases {
             #expect(try Self.model(change.shapes.after).versionHash == Self.model(change.shapes.after).versionHash)
@@ -198,10 +210,7 @@ import Testing
         let base = try Self.model(Shape())
         let other = try Self.model(renamed)
         #expect(other.name == "Renamed")
-        #expect(base.versionHash == other.versionHash)
-        for entity in base.entities {
-            #expect(other.entity(named: entity.name)?.versionHash == entity.versionHash, "\(entity.name)")
-        }
+        Self.expectSameHashes(base, other)
     }
 
     @Test func userInfoOnEveryLevelChangesNoHash() throws {
@@ -227,10 +236,7 @@ import Testing
                 item.userInfo("owner", "catalog team")
             }
             .build()
-        #expect(plain.versionHash == annotated.versionHash)
-        for entity in plain.entities {
-            #expect(annotated.entity(named: entity.name)?.versionHash == entity.versionHash, "\(entity.name)")
-        }
+        Self.expectSameHashes(plain, annotated)
         #expect(annotated.entity(named: "Item")?.declaration.userInfo["owner"] == "catalog team")
     }
 
@@ -265,10 +271,7 @@ import Testing
                 unit.attribute("name", .string)
             }
             .build()
-        #expect(first.versionHash == second.versionHash)
-        for entity in first.entities {
-            #expect(second.entity(named: entity.name)?.versionHash == entity.versionHash, "\(entity.name)")
-        }
+        Self.expectSameHashes(first, second)
     }
 
     @Test func deleteRulesCountsDefaultsAndValidationChangeNoHash() throws {

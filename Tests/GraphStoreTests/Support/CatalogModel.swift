@@ -46,4 +46,15 @@ enum CatalogModel {
                 list.unique("code")
             }
     }
+
+    /// Inserts an item with the catalog's required attributes into `context` (unsaved).
+    static func insertItem(
+        into context: ObjectContext, sku: String, name: String, price: Double
+    ) throws -> ManagedObject {
+        let item = try context.insert("Item")
+        try item.set("sku", sku)
+        try item.set("name", name)
+        try item.set("price", price)
+        return item
+    }
 }
