@@ -6,7 +6,7 @@ import Testing
 
 @Suite("CSV reader")
 struct CSVReaderTests {
-    private func strings(_ records: [Record]) -> [[String]] {
+    private func strings(_ records: [SourceRecord]) -> [[String]] {
         records.map { $0.fields.map(\.string) }
     }
 

@@ -61,7 +61,7 @@ struct CSVWindowRowTests {
         var reader = try CSVReader(.bytes(Array(text.utf8), name: "w.csv"))
         var rows: [[String]] = []
         while let storage = reader.readRowInWindow() {
-            rows.append(Record(storage: storage).fields.map(\.string))
+            rows.append(SourceRecord(storage: storage).fields.map(\.string))
         }
         #expect(rows == [["1", "x\"y"], ["22", "3"], ["4", "5"]])
         // The last row ends in the window's last partial word: the byte-exact path reads it.

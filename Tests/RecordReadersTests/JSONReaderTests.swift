@@ -6,7 +6,7 @@ import Testing
 
 @Suite("JSON reader")
 struct JSONReaderTests {
-    private func json(_ text: String, records: String? = nil) throws -> [Record] {
+    private func json(_ text: String, records: String? = nil) throws -> [SourceRecord] {
         try readAll(text, format: .json, options: ReaderOptions(records: records))
     }
 

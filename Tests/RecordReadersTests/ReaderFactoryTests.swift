@@ -68,7 +68,7 @@ struct ReaderFactoryTests {
 
     @Test func recordsCrossThreads() async throws {
         var reader = try RecordReaderFactory.open(.bytes(Array("[{\"a\": [1, 2]}, {\"a\": [3]}]".utf8), name: "t.json"))
-        var batch: [Record] = []
+        var batch: [SourceRecord] = []
         while let record = try reader.next() { batch.append(record) }
         let sent = batch
         let total = await Task.detached {

@@ -12,7 +12,7 @@ let chunkSizes = [1, 2, 3, 7, 64 * 1024]
 func readAll(
     _ text: String, format: RecordFormat, options: ReaderOptions = ReaderOptions(),
     sizes: [Int] = chunkSizes, sourceLocation: SourceLocation = #_sourceLocation
-) throws -> [Record] {
+) throws -> [SourceRecord] {
     try readAll(Array(text.utf8), format: format, options: options, sizes: sizes, sourceLocation: sourceLocation)
 }
 
@@ -20,8 +20,8 @@ func readAll(
 func readAll(
     _ bytes: [UInt8], format: RecordFormat, options: ReaderOptions = ReaderOptions(),
     sizes: [Int] = chunkSizes, sourceLocation: SourceLocation = #_sourceLocation
-) throws -> [Record] {
-    var outcomes: [Result<[Record], RecordReaderError>] = []
+) throws -> [SourceRecord] {
+    var outcomes: [Result<[SourceRecord], RecordReaderError>] = []
     for chunkSize in sizes {
         var options = options
         options.chunkSize = chunkSize
@@ -58,10 +58,10 @@ func readError(
 }
 
 private func readRecords(_ bytes: [UInt8], _ format: RecordFormat, _ options: ReaderOptions) throws(RecordReaderError)
-    -> [Record]
+    -> [SourceRecord]
 {
     var reader = try RecordReaderFactory.open(.bytes(bytes, name: "test.\(format)"), format: format, options: options)
-    var records: [Record] = []
+    var records: [SourceRecord] = []
     while let record = try reader.next() { records.append(record) }
     #expect(reader.bytesConsumed == bytes.count)
     #expect(reader.recordsRead == records.count)
@@ -69,7 +69,7 @@ private func readRecords(_ bytes: [UInt8], _ format: RecordFormat, _ options: Re
     return records
 }
 
-private func render(_ outcome: Result<[Record], RecordReaderError>) -> String {
+private func render(_ outcome: Result<[SourceRecord], RecordReaderError>) -> String {
     switch outcome {
     case .success(let records):
         return records.map { "\($0.position) \(dump($0.value))" }.joined(separator: "\n")

@@ -7,7 +7,7 @@ import Testing
 
 @Suite("XML reader")
 struct XMLReaderTests {
-    private func xml(_ text: String, records: String? = "catalog/item") throws -> [Record] {
+    private func xml(_ text: String, records: String? = "catalog/item") throws -> [SourceRecord] {
         try readAll(text, format: .xml, options: ReaderOptions(records: records))
     }
 

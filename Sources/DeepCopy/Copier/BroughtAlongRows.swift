@@ -64,7 +64,7 @@ struct BroughtAlongRows {
 
     /// The relationship as SQL, when both its owners and its destinations can be copied and
     /// the destinations' table is not copied whole anyway.
-    private func reach(_ relationship: Relationship) -> Reach? {
+    private func reach(_ relationship: ModelRelationship) -> Reach? {
         let source = plan.source
         guard let owner = source.entity(named: relationship.declaringEntity) else { return nil }
         let destination = source.destination(of: relationship)

@@ -97,7 +97,7 @@ final class CopyBatches {
     }
 
     /// Adds `count` to one of `entity`'s counters.
-    func count(_ count: Int, _ counter: WritableKeyPath<CopyCounts, Int>, of entity: Entity) {
+    func count(_ count: Int, _ counter: WritableKeyPath<CopyCounts, Int>, of entity: ModelEntity) {
         report.entities[entity.name, default: CopyCounts()][keyPath: counter] += count
     }
 }

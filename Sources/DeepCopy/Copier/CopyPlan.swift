@@ -11,7 +11,7 @@ struct CopyPlan {
     let source: ObjectModel
     let target: ObjectModel
     /// Root entities of the source whose tables hold objects asked for.
-    let roots: [Entity]
+    let roots: [ModelEntity]
     /// Properties the target lacks, reported but skipped.
     let warnings: [String]
     /// Which links are cut and which relationships bring their destinations along.
@@ -116,28 +116,28 @@ struct CopyPlan {
     }
 
     /// Whether objects of `entity` were asked for.
-    func isSelected(_ entity: Entity) -> Bool { selected.contains(entity.name) }
+    func isSelected(_ entity: ModelEntity) -> Bool { selected.contains(entity.name) }
 
     /// Whether objects of `entity` are copied (asked for or reached by a relationship that
     /// brings its destinations along, and the target has the entity).
-    func copies(_ entity: Entity) -> Bool { attributeNames[entity.name] != nil }
+    func copies(_ entity: ModelEntity) -> Bool { attributeNames[entity.name] != nil }
 
     /// The source entities of `root`'s table whose objects are copied, in store-ID order.
-    func copiedEntities(in root: Entity) -> [Entity] {
+    func copiedEntities(in root: ModelEntity) -> [ModelEntity] {
         root.kindStoreIDs.map { source.entities[Int($0) - 1] }.filter(copies)
     }
 
     /// The source entity numbered `storeID` (the `ent` column), if there is one.
-    func sourceEntity(storeID: Int64) -> Entity? {
+    func sourceEntity(storeID: Int64) -> ModelEntity? {
         source.entities.indices.contains(Int(storeID) - 1) ? source.entities[Int(storeID) - 1] : nil
     }
 
     /// The target's entity for the source's `entity`.
-    func targetEntity(for entity: Entity) -> Entity? { target.entity(named: entity.name) }
+    func targetEntity(for entity: ModelEntity) -> ModelEntity? { target.entity(named: entity.name) }
 
     /// Whether a predicate applies to objects of `entity` (given for it or an ancestor).
-    func isFiltered(_ entity: Entity) -> Bool {
-        var current: Entity? = entity
+    func isFiltered(_ entity: ModelEntity) -> Bool {
+        var current: ModelEntity? = entity
         while let entity = current {
             if predicates[entity.name] != nil { return true }
             current = entity.parentIndex.map { source.entities[$0] }
@@ -147,7 +147,7 @@ struct CopyPlan {
 
     /// Whether `object` passes the predicates given for its entity and its ancestors.
     func admits(_ object: ManagedObject) throws -> Bool {
-        var current: Entity? = object.entity
+        var current: ModelEntity? = object.entity
         while let entity = current {
             if let predicate = predicates[entity.name], try !PredicateEvaluator.evaluate(predicate, on: object) {
                 return false
@@ -162,7 +162,7 @@ struct CopyPlan {
 
     /// Whether no two source objects of `entity` share a value of its key (a unique constraint
     /// covers it; keys holding a nil never match anything, so they never collide).
-    func keyIsUnique(_ entity: Entity) -> Bool {
+    func keyIsUnique(_ entity: ModelEntity) -> Bool {
         guard let key = keys[entity.name] else { return true }
         return entity.uniqueConstraints.contains { Set($0).isSubset(of: key) }
     }
@@ -172,7 +172,7 @@ struct CopyPlan {
 
     /// The target entity to search for matches: the highest ancestor that still has every key
     /// attribute, so a key shared across sub-entities matches whatever concrete entity holds it.
-    func lookupEntity(of entity: String) -> Entity? {
+    func lookupEntity(of entity: String) -> ModelEntity? {
         guard var current = target.entity(named: entity) else { return nil }
         let key = keys[entity] ?? []
         while let parentIndex = current.parentIndex,
@@ -186,7 +186,7 @@ struct CopyPlan {
     /// Whether links of `relationship` are written from its side: one side of each pair — the
     /// ordered side, else the to-one side, else the first by name — when both ends are copied
     /// and the link is not cut.
-    func follows(_ relationship: Relationship) -> Bool {
+    func follows(_ relationship: ModelRelationship) -> Bool {
         guard !relationship.isTransient, copiedDestination(relationship) else { return false }
         guard !relationshipChoices.cuts(relationship, inverse: source.inverse(of: relationship)) else { return false }
         guard let owner = target.entity(named: relationship.declaringEntity),
@@ -199,7 +199,7 @@ struct CopyPlan {
         return (relationship.declaringEntity, relationship.name) < (inverse.declaringEntity, inverse.name)
     }
 
-    private func copiedDestination(_ relationship: Relationship) -> Bool {
+    private func copiedDestination(_ relationship: ModelRelationship) -> Bool {
         source.destination(of: relationship).kindStoreIDs.contains {
             candidates.contains(source.entities[Int($0) - 1].name)
         }

@@ -75,7 +75,7 @@ struct IdentityMapBuilder {
 
     /// The key of `entity`'s first matched source row, as text for a message.
     private func firstMatch(
-        of entity: Entity, key: [String], map: String, table: RootTable, on connection: SQLiteConnection
+        of entity: ModelEntity, key: [String], map: String, table: RootTable, on connection: SQLiteConnection
     )
         throws -> String
     {

@@ -10,11 +10,11 @@ struct RelationshipChoices {
     /// `Entity.relationship` of each relationship that is cut, as declared.
     private let cut: Set<String>
     /// The relationships that bring their destinations along, as declared, in name order.
-    let bringingAlong: [Relationship]
+    let bringingAlong: [ModelRelationship]
 
     init(_ choices: [String: RelationshipCopy], in model: ObjectModel) throws {
         var cut = Set<String>()
-        var bringingAlong: [Relationship] = []
+        var bringingAlong: [ModelRelationship] = []
         for (name, choice) in choices.sorted(by: { $0.key < $1.key }) {
             let relationship = try Self.relationship(named: name, in: model)
             switch choice {
@@ -34,7 +34,7 @@ struct RelationshipChoices {
     }
 
     /// Whether the link `relationship` is part of is cut (from either side).
-    func cuts(_ relationship: Relationship, inverse: Relationship?) -> Bool {
+    func cuts(_ relationship: ModelRelationship, inverse: ModelRelationship?) -> Bool {
         cut.contains(Self.name(of: relationship)) || inverse.map { cut.contains(Self.name(of: $0)) } ?? false
     }
 
@@ -62,12 +62,12 @@ struct RelationshipChoices {
     }
 
     /// `Entity.relationship` as declared.
-    static func name(of relationship: Relationship) -> String {
+    static func name(of relationship: ModelRelationship) -> String {
         relationship.declaringEntity + "." + relationship.name
     }
 
     /// The stored relationship `name` (`Entity.relationship`) names, declared on that entity.
-    private static func relationship(named name: String, in model: ObjectModel) throws -> Relationship {
+    private static func relationship(named name: String, in model: ObjectModel) throws -> ModelRelationship {
         let parts = name.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
             throw DeepCopyError("\"\(name)\": a relationship is named Entity.relationship")

@@ -8,16 +8,16 @@ import GraphStore
 /// SQL pieces for copying the rows of one root table.
 struct RootTable {
     /// The source root entity.
-    let root: Entity
+    let root: ModelEntity
     /// The source entities whose rows are copied.
-    let copied: [Entity]
+    let copied: [ModelEntity]
     /// The TEMP table of admitted source keys, when not every row of the copied entities is
     /// copied: a predicate applies to some copied entity, or some copied entity was not asked for
     /// (its objects come along through relationships).
     let admissions: String?
     private let plan: CopyPlan
 
-    init(root: Entity, plan: CopyPlan) {
+    init(root: ModelEntity, plan: CopyPlan) {
         self.root = root
         self.plan = plan
         copied = plan.copiedEntities(in: root)

@@ -32,7 +32,7 @@ struct DiffObjects {
         }
     }
 
-    private func write(_ root: Entity, into scratch: DiffScratch) throws {
+    private func write(_ root: ModelEntity, into scratch: DiffScratch) throws {
         let tree = model.entities.filter { $0.rootIndex == root.index && !$0.isAbstract }
         let columns = Set(tree.flatMap { $0.attributes.filter { !$0.isTransient }.map(\.columnName) }).sorted()
         let position = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1, Int32($0 + 2)) })

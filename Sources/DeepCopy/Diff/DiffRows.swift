@@ -22,7 +22,7 @@ final class DiffRows {
     private var toManys: [(column: Int, statement: SQLiteStatement, owner: Int64?)] = []
 
     /// The rows of `entity` (of `side`'s model) with `properties` as columns.
-    init(entity: Entity, model: ObjectModel, side: DiffSide, properties: [String], on connection: SQLiteConnection)
+    init(entity: ModelEntity, model: ObjectModel, side: DiffSide, properties: [String], on connection: SQLiteConnection)
         throws
     {
         width = properties.count
@@ -68,7 +68,7 @@ final class DiffRows {
     /// How a to-many's members join the owners `o` (with their identities as `d`), and their
     /// order: stored positions for an ordered one (as objects load them), identities otherwise.
     private static func members(
-        of relationship: Relationship, destination: Entity, identities: String, side: DiffSide
+        of relationship: ModelRelationship, destination: ModelEntity, identities: String, side: DiffSide
     ) -> (join: String, order: String)? {
         switch relationship.storage {
         case .inverseForeignKey(let owner, let order):

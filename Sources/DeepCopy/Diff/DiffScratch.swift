@@ -16,10 +16,10 @@ enum DiffSide: String {
     var schema: String { "s" + rawValue }
 
     /// The scratch table of identities of the objects in the table of `root` (an entity of this side's model).
-    func identities(of root: Entity) -> String { "ids_\(rawValue)_\(root.index)" }
+    func identities(of root: ModelEntity) -> String { "ids_\(rawValue)_\(root.index)" }
 
     /// The scratch table of the objects of `entity` (an entity of this side's model).
-    func objects(of entity: Entity) -> String { "obj_\(rawValue)_\(entity.index)" }
+    func objects(of entity: ModelEntity) -> String { "obj_\(rawValue)_\(entity.index)" }
 
     /// `sa."T"` or `sb."T"`: a table of the store.
     func stored(_ table: String) -> String { schema + "." + SQLiteIdentifier.quote(table) }

@@ -19,7 +19,7 @@ public struct AttributeRuleChecker {
     /// a stored non-optional attribute).
     ///
     /// - Throws: an error when the attribute's pattern is not a valid regular expression.
-    public mutating func violations(of value: AttributeValue?, attribute: Attribute) throws -> [ValidationRule] {
+    public mutating func violations(of value: AttributeValue?, attribute: ModelAttribute) throws -> [ValidationRule] {
         guard let value else { return !attribute.isOptional && !attribute.isTransient ? [.required] : [] }
         let rules = attribute.declaration.validation
         guard !rules.isEmpty else { return [] }

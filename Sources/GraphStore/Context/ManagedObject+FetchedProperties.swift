@@ -26,7 +26,7 @@ extension ManagedObject {
 
     /// The declaration of the fetched property `name` on the entity or its nearest ancestor.
     private func fetchedPropertyDescription(_ name: String, in model: ObjectModel) -> FetchedPropertyDescription? {
-        var current: Entity? = entity
+        var current: ModelEntity? = entity
         while let candidate = current {
             if let property = candidate.declaration.fetchedProperties.first(where: { $0.name == name }) {
                 return property

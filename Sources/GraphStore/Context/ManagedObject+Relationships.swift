@@ -83,7 +83,7 @@ extension ManagedObject {
         try liveContext(key: key).setToMany(self, relationship, objects)
     }
 
-    private func orderedRelationship(_ key: String) throws -> Relationship {
+    private func orderedRelationship(_ key: String) throws -> ModelRelationship {
         let relationship = try relationshipOfKind(at: relationshipIndex(key), toMany: true)
         guard relationship.isOrdered else {
             throw ObjectError(
@@ -93,7 +93,7 @@ extension ManagedObject {
         return relationship
     }
 
-    private func relationshipOfKind(at index: Int, toMany: Bool?) throws -> Relationship {
+    private func relationshipOfKind(at index: Int, toMany: Bool?) throws -> ModelRelationship {
         guard entity.relationships.indices.contains(index) else {
             throw ObjectError(.unknownKey, entity: entity.name, key: "#\(index)", objectID: objectID)
         }

@@ -16,7 +16,7 @@ import Foundation
 /// ```
 public final class ManagedObject {
     /// The object's entity (its concrete sub-entity for inherited objects).
-    public let entity: Entity
+    public let entity: ModelEntity
     /// The object's identity; temporary until its first save.
     public internal(set) var objectID: ObjectID
     /// The context the object lives in; nil after the context is reset or released.
@@ -50,7 +50,7 @@ public final class ManagedObject {
     /// Fetched properties already evaluated, by name (until the object is refreshed).
     var fetchedValues: [String: [ManagedObject]] = [:]
 
-    init(entity: Entity, objectID: ObjectID, context: ObjectContext, isFault: Bool) {
+    init(entity: ModelEntity, objectID: ObjectID, context: ObjectContext, isFault: Bool) {
         self.entity = entity
         self.objectID = objectID
         self.context = context
@@ -72,7 +72,7 @@ public final class ManagedObject {
 
     // MARK: - Attributes by slot (hot path)
 
-    /// The value of the attribute in slot `index` (see ``Attribute/index``), loading the object if needed.
+    /// The value of the attribute in slot `index` (see ``ModelAttribute/index``), loading the object if needed.
     public func value(at index: Int) throws -> AttributeValue? {
         if isFault { try liveContext().fire(self) }
         guard index >= 0, index < values.count else {
@@ -96,7 +96,7 @@ public final class ManagedObject {
     }
 
     /// `value` if it fits `attribute` (Float values are rounded to Float precision).
-    static func checked(_ value: AttributeValue?, for attribute: Attribute, entity: Entity) throws -> AttributeValue? {
+    static func checked(_ value: AttributeValue?, for attribute: ModelAttribute, entity: ModelEntity) throws -> AttributeValue? {
         guard let value else { return nil }
         guard value.matches(attribute.type) else {
             throw ObjectError(
@@ -165,7 +165,7 @@ public final class ManagedObject {
         try setValue(encoded.map(AttributeValue.binary), at: index)
     }
 
-    private func codec(for attribute: Attribute) throws -> any TransformableCodec {
+    private func codec(for attribute: ModelAttribute) throws -> any TransformableCodec {
         guard attribute.type == .transformable else {
             throw ObjectError(
                 .typeMismatch(expected: "transformable", got: attribute.type.rawValue), entity: entity.name,

@@ -64,7 +64,7 @@ extension ObjectContext {
     }
 
     /// Each stored relationship once, with the entity that declares it.
-    private var declaredRelationships: [(entity: Entity, relationship: Relationship)] {
+    private var declaredRelationships: [(entity: ModelEntity, relationship: ModelRelationship)] {
         model.entities.flatMap { entity in
             entity.relationships.filter { $0.declaringEntity == entity.name && $0.storage != .transient }
                 .map { (entity, $0) }
@@ -102,7 +102,7 @@ extension ObjectContext {
     }
 
     /// `SELECT … AS key`: the destination keys of `relationship` for the doomed rows of `entity`.
-    private func destinationKeys(_ entity: Entity, _ relationship: Relationship) -> String {
+    private func destinationKeys(_ entity: ModelEntity, _ relationship: ModelRelationship) -> String {
         let sources = Self.doomedKeys(entity.rootIndex, kinds: entity.kindStoreIDs)
         let quote = SQLiteIdentifier.quote
         switch relationship.storage {

@@ -49,7 +49,7 @@ extension ObjectContext {
     }
 
     /// The stored attribute `name` of `entity`, checked against the value it is to be given.
-    private func batchAttribute(_ name: String, of entity: Entity, value: AttributeValue?) throws -> Attribute {
+    private func batchAttribute(_ name: String, of entity: ModelEntity, value: AttributeValue?) throws -> ModelAttribute {
         guard let attribute = entity.attribute(named: name) else {
             throw FetchError.unknownKeyPath(entity: entity.name, keyPath: name)
         }

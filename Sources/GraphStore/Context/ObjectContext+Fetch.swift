@@ -104,14 +104,14 @@ extension ObjectContext {
 
     /// Registered objects of the fetched kinds with unsaved changes, their to-many
     /// relationships included (a predicate over them may now decide differently).
-    private func pendingObjects(of entity: Entity, _ request: FetchRequest) -> [ManagedObject] {
+    private func pendingObjects(of entity: ModelEntity, _ request: FetchRequest) -> [ManagedObject] {
         let kinds = request.includesSubentities ? Set(entity.kindStoreIDs) : [entity.storeID]
         return (insertedList + updatedList + deletedList + touchedList).filter {
             $0.hasChanges && kinds.contains($0.entity.storeID)
         }
     }
 
-    private func storedObjects(_ request: FetchRequest, entity: Entity) throws -> [ManagedObject] {
+    private func storedObjects(_ request: FetchRequest, entity: ModelEntity) throws -> [ManagedObject] {
         let layout = FetchRowLayout(entity: entity, model: model, layouts: layouts)
         let query = try FetchQueryBuilder(model: model, request: request).selectQuery(columns: layout.columns)
         // With a batch size, only the first batch is loaded now; later objects stay faults.

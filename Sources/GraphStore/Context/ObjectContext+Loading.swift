@@ -49,14 +49,14 @@ extension ObjectContext {
     }
 
     /// The to-one destination of `relationship`, loading the object if needed.
-    func toOneValue(of object: ManagedObject, _ relationship: Relationship) throws -> ManagedObject? {
+    func toOneValue(of object: ManagedObject, _ relationship: ModelRelationship) throws -> ManagedObject? {
         if object.isFault { try fire(object) }
         return object.toOne[relationship.index]
     }
 
     /// The state of a to-many relationship; with `load`, its members are read from the store
     /// when they have not been yet.
-    func toManyState(of object: ManagedObject, _ relationship: Relationship, load: Bool) throws -> ToManyState {
+    func toManyState(of object: ManagedObject, _ relationship: ModelRelationship, load: Bool) throws -> ToManyState {
         let state: ToManyState
         if let existing = object.toMany[relationship.index] {
             state = existing
@@ -73,7 +73,7 @@ extension ObjectContext {
     }
 
     /// The members of a to-many as stored (in order for ordered relationships).
-    private func storedMembers(of object: ManagedObject, _ relationship: Relationship) throws -> [ManagedObject] {
+    private func storedMembers(of object: ManagedObject, _ relationship: ModelRelationship) throws -> [ManagedObject] {
         guard let key = object.objectID.primaryKey else { return [] }
         let destination = model.destination(of: relationship)
         let destinationTable = SQLiteIdentifier.quote(destination.tableName)

@@ -46,7 +46,7 @@ extension ObjectContext {
     }
 
     /// One level: the destinations of `relationship` for `owners`, loaded.
-    private func prefetchLevel(_ relationship: Relationship, of owners: [ManagedObject]) throws -> [ManagedObject] {
+    private func prefetchLevel(_ relationship: ModelRelationship, of owners: [ManagedObject]) throws -> [ManagedObject] {
         if relationship.isToMany { return try prefetchMembers(relationship, of: owners, fillingRows: true) }
         try fillRows(of: owners.filter(\.isFault))
         var seen: Set<ObjectIdentifier> = []
@@ -59,7 +59,7 @@ extension ObjectContext {
 
     /// Loads the members of a to-many for every owner whose collection is still a fault (with
     /// their rows when `fillingRows`), and returns every owner's members.
-    private func prefetchMembers(_ relationship: Relationship, of owners: [ManagedObject], fillingRows: Bool) throws
+    private func prefetchMembers(_ relationship: ModelRelationship, of owners: [ManagedObject], fillingRows: Bool) throws
         -> [ManagedObject]
     {
         let pending = owners.filter { owner in

@@ -5,7 +5,7 @@
 
 extension ObjectContext {
     /// Sets the to-one `relationship` of `object` to `newValue`, updating inverses.
-    func setToOne(_ object: ManagedObject, _ relationship: Relationship, to newValue: ManagedObject?) throws {
+    func setToOne(_ object: ManagedObject, _ relationship: ModelRelationship, to newValue: ManagedObject?) throws {
         if let newValue { try checkDestination(newValue, of: relationship, from: object) }
         let old = try toOneValue(of: object, relationship)
         if old === newValue { return }
@@ -17,7 +17,7 @@ extension ObjectContext {
     }
 
     /// Adds `member` to the to-many `relationship` of `object` (at `index` for ordered ones).
-    func addToMany(_ object: ManagedObject, _ relationship: Relationship, _ member: ManagedObject, at index: Int?)
+    func addToMany(_ object: ManagedObject, _ relationship: ModelRelationship, _ member: ManagedObject, at index: Int?)
         throws
     {
         try checkDestination(member, of: relationship, from: object)
@@ -50,7 +50,7 @@ extension ObjectContext {
     }
 
     /// Removes `member` from the to-many `relationship` of `object`.
-    func removeFromToMany(_ object: ManagedObject, _ relationship: Relationship, _ member: ManagedObject) throws {
+    func removeFromToMany(_ object: ManagedObject, _ relationship: ModelRelationship, _ member: ManagedObject) throws {
         let state = try toManyState(of: object, relationship, load: relationship.isOrdered)
         guard state.remove(member) else { return }
         willChange(object, relationship)
@@ -66,7 +66,7 @@ extension ObjectContext {
     }
 
     /// Moves a member of an ordered relationship from one position to another.
-    func move(_ object: ManagedObject, _ relationship: Relationship, from source: Int, to destination: Int) throws {
+    func move(_ object: ManagedObject, _ relationship: ModelRelationship, from source: Int, to destination: Int) throws {
         let state = try toManyState(of: object, relationship, load: true)
         for index in [source, destination] where !state.members.indices.contains(index) {
             throw ObjectError(.indexOutOfBounds(index), entity: object.entity.name, key: relationship.name)
@@ -79,7 +79,7 @@ extension ObjectContext {
 
     /// Makes the to-many `relationship` of `object` exactly `members` (in that order when ordered).
     /// Every member is checked first, so a member that cannot belong changes nothing.
-    func setToMany(_ object: ManagedObject, _ relationship: Relationship, _ members: [ManagedObject]) throws {
+    func setToMany(_ object: ManagedObject, _ relationship: ModelRelationship, _ members: [ManagedObject]) throws {
         for member in members { try checkDestination(member, of: relationship, from: object) }
         let state = try toManyState(of: object, relationship, load: true)
         let wanted = Set(members.map(ObjectIdentifier.init))
@@ -92,7 +92,7 @@ extension ObjectContext {
     }
 
     /// Unlinks every destination of `relationship` from `object` (used by nullify and cascade).
-    func unlinkInverses(of object: ManagedObject, _ relationship: Relationship) throws {
+    func unlinkInverses(of object: ManagedObject, _ relationship: ModelRelationship) throws {
         if relationship.isToMany {
             for member in try toManyState(of: object, relationship, load: true).members {
                 try removeFromToMany(object, relationship, member)
@@ -106,7 +106,7 @@ extension ObjectContext {
 
     /// `object` now points at `target` through `relationship`; make `target`'s `inverse` agree.
     private func attach(
-        _ object: ManagedObject, toInverse inverse: Relationship, of target: ManagedObject, relationship: Relationship
+        _ object: ManagedObject, toInverse inverse: ModelRelationship, of target: ManagedObject, relationship: ModelRelationship
     ) throws {
         if inverse.isToMany {
             try addMemberOnly(object, to: target, inverse)
@@ -123,7 +123,7 @@ extension ObjectContext {
     }
 
     /// `object` no longer points at `target`; make `target`'s `inverse` agree.
-    private func detach(_ object: ManagedObject, fromInverse inverse: Relationship, of target: ManagedObject) throws {
+    private func detach(_ object: ManagedObject, fromInverse inverse: ModelRelationship, of target: ManagedObject) throws {
         if inverse.isToMany {
             try removeMemberOnly(object, from: target, inverse)
         } else if try toOneValue(of: target, inverse) === object {
@@ -132,7 +132,7 @@ extension ObjectContext {
         }
     }
 
-    private func addMemberOnly(_ member: ManagedObject, to owner: ManagedObject, _ relationship: Relationship) throws {
+    private func addMemberOnly(_ member: ManagedObject, to owner: ManagedObject, _ relationship: ModelRelationship) throws {
         let state = try toManyState(of: owner, relationship, load: relationship.isOrdered)
         guard !state.contains(member) else { return }
         willChange(owner, relationship)
@@ -140,7 +140,7 @@ extension ObjectContext {
         if relationship.isOrdered { owner.reorderedRelationships.insert(relationship.index) }
     }
 
-    private func removeMemberOnly(_ member: ManagedObject, from owner: ManagedObject, _ relationship: Relationship)
+    private func removeMemberOnly(_ member: ManagedObject, from owner: ManagedObject, _ relationship: ModelRelationship)
         throws
     {
         let state = try toManyState(of: owner, relationship, load: relationship.isOrdered)
@@ -152,7 +152,7 @@ extension ObjectContext {
     /// Records that `relationship` of `object` is about to change: a to-one changes the
     /// object's row (it becomes updated); a to-many lives elsewhere (the other side's column or a
     /// join table), so the object is only touched — remembered for rollback and positions.
-    private func willChange(_ object: ManagedObject, _ relationship: Relationship) {
+    private func willChange(_ object: ManagedObject, _ relationship: ModelRelationship) {
         if case .foreignKey = relationship.storage {
             willChange(object)
         } else {
@@ -160,7 +160,7 @@ extension ObjectContext {
         }
     }
 
-    private func recordJoin(_ relationship: Relationship, owner: ManagedObject, member: ManagedObject, added: Bool) {
+    private func recordJoin(_ relationship: ModelRelationship, owner: ManagedObject, member: ManagedObject, added: Bool) {
         guard case .joinTable(let table, let sourceColumn, _, _) = relationship.storage else { return }
         let (source, destination) = sourceColumn == "src" ? (owner, member) : (member, owner)
         // Mutated in place: copying the changes out and back would copy their arrays every time.
@@ -172,7 +172,7 @@ extension ObjectContext {
     }
 
     private func checkDestination(
-        _ destination: ManagedObject, of relationship: Relationship, from object: ManagedObject
+        _ destination: ManagedObject, of relationship: ModelRelationship, from object: ManagedObject
     ) throws {
         guard destination.context === self, object.context === self else {
             throw ObjectError(.otherContext, entity: object.entity.name, key: relationship.name)

@@ -10,7 +10,7 @@ extension ObjectContext {
     ///
     /// - Parameter metadata: store metadata keys to set (nil values remove keys) in the same
     ///   transaction — importers use it for checkpoints.
-    /// - Throws: ``ValidationError`` with every failure (nothing written), ``ObjectError``, or
+    /// - Throws: ``ObjectValidationError`` with every failure (nothing written), ``ObjectError``, or
     ///   ``StoreError`` from SQLite (nothing written).
     @discardableResult
     public func save(metadata: [String: String?] = [:]) throws -> ChangeSet? {
@@ -99,7 +99,7 @@ extension ObjectContext {
         for object in plan.deleted {
             failures += try validator.denyFailures(of: object, in: self)
         }
-        if !failures.isEmpty { throw ValidationError(failures: failures) }
+        if !failures.isEmpty { throw ObjectValidationError(failures: failures) }
     }
 
     // MARK: - Keys
@@ -167,7 +167,7 @@ extension ObjectContext {
         }
     }
 
-    private func uniqueSignature(_ entity: Entity, _ constraint: [String], _ values: [AttributeValue?]) -> String {
+    private func uniqueSignature(_ entity: ModelEntity, _ constraint: [String], _ values: [AttributeValue?]) -> String {
         entity.tableName + "|" + constraint.joined(separator: ",") + "|"
             + values.map { "\($0.map { "\($0.kindName):\($0)" } ?? "nil")" }.joined(separator: "|")
     }
@@ -203,7 +203,7 @@ extension ObjectContext {
             do {
                 try statement.execute()
             } catch let error as SQLiteError where error.isUniqueConstraintViolation {
-                throw ValidationError(failures: [uniqueFailure(object, error)])
+                throw ObjectValidationError(failures: [uniqueFailure(object, error)])
             }
             plan.versions[identity] = 1
         }
@@ -216,7 +216,7 @@ extension ObjectContext {
             if try updateRow(of: object, key: key, version: checkVersion, plan: plan) {
                 plan.versions[ObjectIdentifier(object)] = object.rowVersion + 1
             } else if mergePolicy == .error {
-                throw ValidationError(failures: [
+                throw ObjectValidationError(failures: [
                     ValidationFailure(entity: object.entity.name, objectID: object.objectID, rule: .rowVersionConflict)
                 ])
             }
@@ -239,13 +239,13 @@ extension ObjectContext {
         do {
             try statement.execute()
         } catch let error as SQLiteError where error.isUniqueConstraintViolation {
-            throw ValidationError(failures: [uniqueFailure(object, error)])
+            throw ObjectValidationError(failures: [uniqueFailure(object, error)])
         }
         return connection.changes > 0
     }
 
     /// The version (`opt`) row `key` of `entity`'s table has now.
-    private func storedVersion(of entity: Entity, key: Int64) throws -> Int64 {
+    private func storedVersion(of entity: ModelEntity, key: Int64) throws -> Int64 {
         let statement = try connection.cachedStatement(
             "SELECT opt FROM \(SQLiteIdentifier.quote(entity.tableName)) WHERE pk = ?")
         defer { statement.reset() }

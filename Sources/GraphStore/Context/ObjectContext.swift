@@ -79,7 +79,7 @@ public final class ObjectContext {
     }
 
     /// Inserts a new object of `entity`, with the attributes' default values.
-    public func insert(_ entity: Entity) throws -> ManagedObject {
+    public func insert(_ entity: ModelEntity) throws -> ManagedObject {
         guard !entity.isAbstract else { throw ObjectError(.abstractEntity, entity: entity.name) }
         guard !store.isReadOnly else { throw ObjectError(.readOnly, entity: entity.name) }
         let id = ObjectID.temporary(storeUUID: store.identifier, entityID: entity.storeID)
@@ -96,7 +96,7 @@ public final class ObjectContext {
     }
 
     /// The entity called `name`, or an error naming it.
-    public func entity(named name: String) throws -> Entity {
+    public func entity(named name: String) throws -> ModelEntity {
         guard let entity = model.entity(named: name) else { throw ObjectError(.unknownKey, entity: name) }
         return entity
     }
@@ -120,13 +120,13 @@ public final class ObjectContext {
         return object
     }
 
-    func entity(storeID: Int64) -> Entity? {
+    func entity(storeID: Int64) -> ModelEntity? {
         let index = Int(storeID) - 1
         return model.entities.indices.contains(index) ? model.entities[index] : nil
     }
 
     /// The registered object for a row, or a new fault for it.
-    func registeredObject(entity: Entity, key: Int64) -> ManagedObject {
+    func registeredObject(entity: ModelEntity, key: Int64) -> ManagedObject {
         let id = ObjectID(storeUUID: store.identifier, entityID: entity.storeID, key: key)
         if let object = registered[id] { return object }
         let object = ManagedObject(entity: entity, objectID: id, context: self, isFault: true)
@@ -181,7 +181,7 @@ public final class ObjectContext {
     }
 
     /// Every destination of `relationship` from `object` (loading as needed).
-    func destinations(of object: ManagedObject, _ relationship: Relationship) throws -> [ManagedObject] {
+    func destinations(of object: ManagedObject, _ relationship: ModelRelationship) throws -> [ManagedObject] {
         if relationship.isToMany {
             return try toManyState(of: object, relationship, load: true).members
         }

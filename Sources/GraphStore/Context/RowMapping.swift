@@ -47,7 +47,7 @@ struct FetchRowLayout {
     /// The mapping for each kind, by entity index.
     let mappings: [Int: RowMapping]
 
-    init(entity: Entity, model: ObjectModel, layouts: [EntityRowLayout]) {
+    init(entity: ModelEntity, model: ObjectModel, layouts: [EntityRowLayout]) {
         var columns = ["t0.pk", "t0.ent", "t0.opt"]
         var indexOfColumn: [String: Int32] = [:]
         func column(_ expression: String) -> Int32 {

@@ -1,5 +1,5 @@
 // The declaration of one entity: its own properties, parent, constraints, indexes and annotations.
-// Inherited properties are not repeated here; `ObjectModel` resolves them into `Entity`.
+// Inherited properties are not repeated here; `ObjectModel` resolves them into `ModelEntity`.
 
 /// One element of an index: a property and its sort direction.
 public struct IndexElement: Sendable, Hashable {

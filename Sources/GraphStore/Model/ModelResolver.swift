@@ -2,7 +2,7 @@
 // relationship storage decided, hashes computed.
 // Precondition: the declarations passed `ModelValidator` (every name it looks up exists).
 
-/// Resolves validated entity declarations into ``Entity`` values.
+/// Resolves validated entity declarations into ``ModelEntity`` values.
 struct ModelResolver {
     private let declarations: [EntityDescription]
     private let indexByName: [String: Int]
@@ -14,7 +14,7 @@ struct ModelResolver {
     }
 
     /// The resolved entities, in name order.
-    func resolve() -> [Entity] {
+    func resolve() -> [ModelEntity] {
         declarations.indices.map(resolveEntity(at:))
     }
 
@@ -37,14 +37,14 @@ struct ModelResolver {
         }
     }
 
-    private func resolveEntity(at index: Int) -> Entity {
+    private func resolveEntity(at index: Int) -> ModelEntity {
         let declaration = declarations[index]
         let chain = lineage(of: index)
         let rootIndex = chain[0]
         let attributes = chain.flatMap { ancestor in
             declarations[ancestor].attributes.map { ($0, declarations[ancestor].name) }
         }.enumerated().map { slot, pair in
-            Attribute(declaration: pair.0, index: slot, declaringEntity: pair.1)
+            ModelAttribute(declaration: pair.0, index: slot, declaringEntity: pair.1)
         }
         let relationships = allRelationships(of: index).enumerated().map { slot, pair in
             resolveRelationship(pair.relationship, declaringEntity: pair.entity, slot: slot)
@@ -53,7 +53,7 @@ struct ModelResolver {
         let indexes = chain.flatMap { declarations[$0].indexes }
         let subentities = declarations.indices.filter { declarations[$0].parent == declaration.name }
         let kindStoreIDs = descendants(of: index).map { Int64($0 + 1) }
-        return Entity(
+        return ModelEntity(
             declaration: declaration, index: index, parentIndex: chain.count > 1 ? chain[chain.count - 2] : nil,
             rootIndex: rootIndex, subentityIndices: subentities, kindStoreIDs: kindStoreIDs,
             attributes: attributes, relationships: relationships, uniqueConstraints: uniqueConstraints,
@@ -63,14 +63,14 @@ struct ModelResolver {
 
     private func resolveRelationship(
         _ relationship: RelationshipDescription, declaringEntity: String, slot: Int
-    ) -> Relationship {
+    ) -> ModelRelationship {
         let destinationIndex = indexByName[relationship.destination] ?? 0
         let destinationRelationships = allRelationships(of: destinationIndex)
         let inverseSlot = relationship.inverse.flatMap { inverse in
             destinationRelationships.firstIndex { $0.relationship.name == inverse }
         }
         let inverse = inverseSlot.map { destinationRelationships[$0] }
-        return Relationship(
+        return ModelRelationship(
             declaration: relationship, index: slot, declaringEntity: declaringEntity,
             destinationIndex: destinationIndex, inverseIndex: inverseSlot,
             storage: storage(of: relationship, declaringEntity: declaringEntity, inverse: inverse))

@@ -15,7 +15,7 @@ public final class ObjectModel: Sendable {
     /// The model's name.
     public let name: String
     /// All entities, sorted by name.
-    public let entities: [Entity]
+    public let entities: [ModelEntity]
     /// Stored fetch-request templates, sorted by name.
     public let fetchRequestTemplates: [FetchRequestTemplate]
     /// A hash of every entity's version hash (hex SHA-256): equal models have equal hashes.
@@ -51,7 +51,7 @@ public final class ObjectModel: Sendable {
     }
 
     /// The entity called `name`.
-    public func entity(named name: String) -> Entity? {
+    public func entity(named name: String) -> ModelEntity? {
         entityIndexByName[name].map { entities[$0] }
     }
 
@@ -61,17 +61,17 @@ public final class ObjectModel: Sendable {
     }
 
     /// The destination entity of `relationship`.
-    public func destination(of relationship: Relationship) -> Entity {
+    public func destination(of relationship: ModelRelationship) -> ModelEntity {
         entities[relationship.destinationIndex]
     }
 
     /// The inverse of `relationship`, if it has one.
-    public func inverse(of relationship: Relationship) -> Relationship? {
+    public func inverse(of relationship: ModelRelationship) -> ModelRelationship? {
         relationship.inverseIndex.map { destination(of: relationship).relationships[$0] }
     }
 
     /// The root entity of `entity`'s inheritance tree.
-    public func root(of entity: Entity) -> Entity {
+    public func root(of entity: ModelEntity) -> ModelEntity {
         entities[entity.rootIndex]
     }
 

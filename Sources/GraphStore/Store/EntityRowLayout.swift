@@ -27,7 +27,7 @@ public struct EntityRowLayout: Sendable {
     public let deleteSQL: String
 
     /// The layout of `entity`'s rows.
-    public init(entity: Entity, model: ObjectModel) {
+    public init(entity: ModelEntity, model: ObjectModel) {
         entityIndex = entity.index
         table = entity.tableName
         storedAttributes = entity.attributes.filter { !$0.isTransient }.map(\.index)
@@ -56,11 +56,11 @@ public struct EntityRowLayout: Sendable {
     }
 
     /// The quoted data columns, attributes then foreign keys.
-    public func dataColumns(of entity: Entity) -> [String] {
+    public func dataColumns(of entity: ModelEntity) -> [String] {
         Self.dataColumns(of: entity, attributes: storedAttributes, foreignKeys: foreignKeys)
     }
 
-    private static func dataColumns(of entity: Entity, attributes: [Int], foreignKeys: [Int]) -> [String] {
+    private static func dataColumns(of entity: ModelEntity, attributes: [Int], foreignKeys: [Int]) -> [String] {
         attributes.map { SQLiteIdentifier.quote(entity.attributes[$0].columnName) }
             + foreignKeys.map { slot in
                 guard case .foreignKey(let column) = entity.relationships[slot].storage else { return "NULL" }
@@ -69,13 +69,13 @@ public struct EntityRowLayout: Sendable {
     }
 
     /// For each to-one whose destination has sub-entities: a subquery giving the destination's `ent`.
-    public func destinationEntityColumns(of entity: Entity, model: ObjectModel, alias: String?) -> [String] {
+    public func destinationEntityColumns(of entity: ModelEntity, model: ObjectModel, alias: String?) -> [String] {
         Self.destinationEntityColumns(
             of: entity, foreignKeys: foreignKeys, needsEntity: foreignKeyNeedsEntity, model: model, alias: alias)
     }
 
     private static func destinationEntityColumns(
-        of entity: Entity, foreignKeys: [Int], needsEntity: [Bool], model: ObjectModel, alias: String?
+        of entity: ModelEntity, foreignKeys: [Int], needsEntity: [Bool], model: ObjectModel, alias: String?
     ) -> [String] {
         zip(foreignKeys, needsEntity).compactMap { slot, needsEntity in
             guard needsEntity, case .foreignKey(let column) = entity.relationships[slot].storage else { return nil }

@@ -76,7 +76,7 @@ struct StoreSchema {
     }
 
     /// The columns of a root entity's table after `pk`, `ent`, `opt`: name → SQL type, sorted by name.
-    func columns(ofTableFor root: Entity) -> [(name: String, type: String)] {
+    func columns(ofTableFor root: ModelEntity) -> [(name: String, type: String)] {
         var columns: [String: String] = [:]
         let tree = model.entities.filter { $0.rootIndex == root.index }
         for entity in tree {
@@ -99,7 +99,7 @@ struct StoreSchema {
         return columns.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     }
 
-    private func entityTableStatement(_ root: Entity) -> String {
+    private func entityTableStatement(_ root: ModelEntity) -> String {
         let definitions =
             ["pk INTEGER PRIMARY KEY", "ent INTEGER NOT NULL", "opt INTEGER NOT NULL"]
             + columns(ofTableFor: root).map { "\(quote($0.name)) \($0.type)" }

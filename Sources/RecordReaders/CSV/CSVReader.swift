@@ -78,19 +78,19 @@ public struct CSVReader: RecordReader {
             return
         }
         let storage = builder.finish(context: context)
-        let names = Record(storage: storage).fields.map(\.string)
+        let names = SourceRecord(storage: storage).fields.map(\.string)
         context.columns = CSVColumns(names: names)
         expectedFieldCount = names.count
     }
 
     /// The next row, or `nil` at the end of the input.
-    public mutating func next() throws(RecordReaderError) -> Record? {
+    public mutating func next() throws(RecordReaderError) -> SourceRecord? {
         guard !isFinished else { return nil }
         builder.prepareForWriting()
         context.recordNumber = recordsRead + 1
         if let storage = readRowInWindow() {
             recordsRead += 1
-            return Record(storage: storage)
+            return SourceRecord(storage: storage)
         }
         do {
             guard try readRow(recordNumber: context.recordNumber) else {
@@ -103,7 +103,7 @@ public struct CSVReader: RecordReader {
             throw error
         }
         recordsRead += 1
-        return Record(storage: builder.finish(context: context))
+        return SourceRecord(storage: builder.finish(context: context))
     }
 
     /// Resolves a header name (the whole path text) to its column index.

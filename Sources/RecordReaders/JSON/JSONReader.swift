@@ -67,7 +67,7 @@ public struct JSONReader: RecordReader {
     }
 
     /// The next record, or `nil` at the end of the document.
-    public mutating func next() throws(RecordReaderError) -> Record? {
+    public mutating func next() throws(RecordReaderError) -> SourceRecord? {
         parser.builder.prepareForWriting()
         do {
             return try advance()
@@ -77,7 +77,7 @@ public struct JSONReader: RecordReader {
         }
     }
 
-    private mutating func advance() throws(RecordReaderError) -> Record? {
+    private mutating func advance() throws(RecordReaderError) -> SourceRecord? {
         while true {
             parser.recordNumber = recordsRead + 1
             switch phase {
@@ -104,7 +104,7 @@ public struct JSONReader: RecordReader {
     }
 
     /// Parses, enters or skips the value at the current position.
-    private mutating func visitValue(level: Int?, segment: PathSegment) throws(RecordReaderError) -> Record? {
+    private mutating func visitValue(level: Int?, segment: PathSegment) throws(RecordReaderError) -> SourceRecord? {
         guard let level, let byte = try parser.skipWhitespace() else {
             try parser.parseValue(store: false, depth: containers.count)
             return nil
@@ -225,7 +225,7 @@ public struct JSONReader: RecordReader {
     }
 
     /// Parses the value at the current position as one record.
-    private mutating func readRecord(segment: PathSegment) throws(RecordReaderError) -> Record {
+    private mutating func readRecord(segment: PathSegment) throws(RecordReaderError) -> SourceRecord {
         try parser.parseValue(store: true, depth: containers.count)
         recordsRead += 1
         var context = RecordContext(file: parser.input.name, recordNumber: recordsRead, pathStyle: .json)
@@ -235,7 +235,7 @@ public struct JSONReader: RecordReader {
         } else {
             context.pathPrefix = pathString(segment)
         }
-        return Record(storage: parser.builder.finish(context: context))
+        return SourceRecord(storage: parser.builder.finish(context: context))
     }
 
     /// The path of the value reached through `segment` from the innermost container.

@@ -25,7 +25,7 @@ public struct NDJSONReader: RecordReader {
     }
 
     /// The record on the next non-blank line, or `nil` at the end of the input.
-    public mutating func next() throws(RecordReaderError) -> Record? {
+    public mutating func next() throws(RecordReaderError) -> SourceRecord? {
         guard !isFinished else { return nil }
         parser.builder.prepareForWriting()
         do {
@@ -36,7 +36,7 @@ public struct NDJSONReader: RecordReader {
         }
     }
 
-    private mutating func readLine() throws(RecordReaderError) -> Record? {
+    private mutating func readLine() throws(RecordReaderError) -> SourceRecord? {
         if !started {
             started = true
             try parser.skipByteOrderMark()
@@ -60,6 +60,6 @@ public struct NDJSONReader: RecordReader {
         }
         recordsRead += 1
         let context = RecordContext(file: parser.input.name, recordNumber: recordsRead)
-        return Record(storage: parser.builder.finish(context: context))
+        return SourceRecord(storage: parser.builder.finish(context: context))
     }
 }

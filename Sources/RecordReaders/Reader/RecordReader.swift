@@ -12,7 +12,7 @@
 /// ```
 public protocol RecordReader {
     /// The next record, or `nil` after the last one. After an error, the reader is done.
-    mutating func next() throws(RecordReaderError) -> Record?
+    mutating func next() throws(RecordReaderError) -> SourceRecord?
     /// Bytes of the input consumed so far (for progress).
     var bytesConsumed: Int { get }
     /// Records returned so far.

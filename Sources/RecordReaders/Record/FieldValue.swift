@@ -104,17 +104,17 @@ public struct FieldValue: Sendable {
 
     /// The value as a nested record: a JSON object or an XML element (which also exposes its
     /// own text as `.`). `nil` for scalars, arrays and lists; see `records`.
-    public var record: Record? {
+    public var record: SourceRecord? {
         guard matches == nil else { return nil }
         switch entry.kind {
-        case .object, .element: return Record(storage: storage, root: node)
+        case .object, .element: return SourceRecord(storage: storage, root: node)
         default: return nil
         }
     }
 
     /// The nested records of the value: each object or element of a list or array, or the
     /// value itself when it is one.
-    public var records: [Record] { elements.compactMap(\.record) }
+    public var records: [SourceRecord] { elements.compactMap(\.record) }
 
     /// Where the value starts in the source, with its JSON or XML path
     /// (for a list of matches, the first match).

@@ -59,7 +59,7 @@ public struct XMLReader: RecordReader {
     }
 
     /// The next record, or `nil` at the end of the document.
-    public mutating func next() throws(RecordReaderError) -> Record? {
+    public mutating func next() throws(RecordReaderError) -> SourceRecord? {
         // Copies of this reader share one session, so its builder is never shared by value.
         while true {
             if let record = session.assembler.dequeue() {

@@ -50,7 +50,7 @@ struct XMLRecordAssembler {
     private(set) var parentReached = false
 
     /// Records finished and not yet handed out.
-    private var queue: [Record] = []
+    private var queue: [SourceRecord] = []
     private var queueHead = 0
     /// Records built so far.
     private(set) var recordsBuilt = 0
@@ -71,7 +71,7 @@ struct XMLRecordAssembler {
     }
 
     /// The next queued record, if any.
-    mutating func dequeue() -> Record? {
+    mutating func dequeue() -> SourceRecord? {
         guard queueHead < queue.count else { return nil }
         let record = queue[queueHead]
         queueHead += 1
@@ -285,7 +285,7 @@ struct XMLRecordAssembler {
         let context = RecordContext(
             file: fileName, recordNumber: recordsBuilt, pathStyle: .xml, pathPrefix: parentPath,
             pathIndex: siblingIndex)
-        queue.append(Record(storage: builder.finish(context: context)))
+        queue.append(SourceRecord(storage: builder.finish(context: context)))
     }
 
     private mutating func checkRecordSize() {

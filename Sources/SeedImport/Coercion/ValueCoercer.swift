@@ -50,7 +50,7 @@ public struct ValueCoercer: Sendable {
     /// date pattern token, overlapping true and false words, an unknown binary encoding, no codec
     /// registered for a transformable attribute), or when the default value or the constant does
     /// not coerce.
-    public init(attribute: Attribute, mapping: AttributeMapping) throws(CoercionSetupError) {
+    public init(attribute: ModelAttribute, mapping: AttributeMapping) throws(CoercionSetupError) {
         try self.init(declaration: attribute.declaration, mapping: mapping)
     }
 

@@ -207,8 +207,8 @@ final class ImportRun {
     }
 
     /// Counts a batch's records and refuses the ones that did not fit their mapping.
-    private func accept(_ records: [PreparedRecord], entity: String) throws -> [(PreparedObject, Record)] {
-        var prepared: [(PreparedObject, Record)] = []
+    private func accept(_ records: [PreparedRecord], entity: String) throws -> [(PreparedObject, SourceRecord)] {
+        var prepared: [(PreparedObject, SourceRecord)] = []
         prepared.reserveCapacity(records.count)
         for item in records {
             report.records += 1
@@ -222,8 +222,8 @@ final class ImportRun {
 
     /// Counts the records that would change nothing and returns the others (see ``UnchangedRecords``).
     private func leaveOutUnchanged(
-        _ prepared: [(PreparedObject, Record)], mapping: CompiledMapping, writers: BatchWriters
-    ) throws -> [(PreparedObject, Record)] {
+        _ prepared: [(PreparedObject, SourceRecord)], mapping: CompiledMapping, writers: BatchWriters
+    ) throws -> [(PreparedObject, SourceRecord)] {
         guard options.comparesStoredRows, UnchangedRecords.applies(to: mapping) else { return prepared }
         let unchanged = try writers.context.readRows { connection in
             try UnchangedRecords(model: model, resolver: writers.resolver, connection: connection)
@@ -235,7 +235,7 @@ final class ImportRun {
     }
 
     /// Applies prepared records to objects of the context (the object path).
-    private func applyBatch(_ prepared: [(PreparedObject, Record)], mapping: CompiledMapping, writers: BatchWriters)
+    private func applyBatch(_ prepared: [(PreparedObject, SourceRecord)], mapping: CompiledMapping, writers: BatchWriters)
         throws
     {
         var wanted: [LookupID: Set<KeyValue>] = [:]
@@ -296,7 +296,7 @@ final class ImportRun {
             do {
                 try context.save(metadata: metadata, finishing: journal, lateMetadata: lateMetadata)
                 return
-            } catch let error as ValidationError {
+            } catch let error as ObjectValidationError {
                 let origins = currentOrigins
                 for failure in error.failures {
                     let object = try? context.object(with: failure.objectID)
@@ -339,7 +339,7 @@ final class ImportRun {
 
     /// Refuses a record: with `abort` (or a fatal error) the run stops; with `skip` it is
     /// written to the rejects file and counted, until `maxErrors`.
-    func reject(_ error: RecordError, record: Record?, entity: String, fatal: Bool = false) throws {
+    func reject(_ error: RecordError, record: SourceRecord?, entity: String, fatal: Bool = false) throws {
         report.errors.append(error)
         report.count(entity) { $0.rejected += 1 }
         guard onError == .skip, !fatal else { throw error }

@@ -13,7 +13,7 @@ import Synchronization
 
 /// A record and what preparing it gave: its values, or why it does not fit.
 struct PreparedRecord: Sendable {
-    let record: Record
+    let record: SourceRecord
     let prepared: Result<PreparedObject, RecordError>
 }
 
@@ -26,7 +26,7 @@ struct RecordBatch: Sendable {
 /// A batch the writing thread is done with, with the records it accepted from it.
 struct RecycledBatch: Sendable {
     let batch: RecordBatch
-    let prepared: [(PreparedObject, Record)]
+    let prepared: [(PreparedObject, SourceRecord)]
 }
 
 /// Reads and prepares a source's records on its own thread and hands out batches.

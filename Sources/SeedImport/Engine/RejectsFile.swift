@@ -25,7 +25,7 @@ final class RejectsFile {
     }
 
     /// Writes one line for `error`, with the record's top-level fields when known.
-    func write(_ error: RecordError, record: Record?) throws {
+    func write(_ error: RecordError, record: SourceRecord?) throws {
         let line = Line(error: error, record: record.map(Self.fields))
         var data = try encoder.encode(line)
         data.append(UInt8(ascii: "\n"))
@@ -47,7 +47,7 @@ final class RejectsFile {
         }
     }
 
-    private static func fields(of record: Record) -> [String: String] {
+    private static func fields(of record: SourceRecord) -> [String: String] {
         var fields: [String: String] = [:]
         for (index, field) in record.fields.enumerated() {
             fields[field.name ?? "#\(index + 1)"] = field.kind == .record || field.kind == .list ? "…" : field.string

@@ -39,15 +39,15 @@ struct UnchangedRecords {
 
     /// The positions in `records` of those that would change nothing, with the concrete entity
     /// of each one's row.
-    func find(in records: [(PreparedObject, Record)], mapping: CompiledMapping) throws -> [Int: Entity] {
+    func find(in records: [(PreparedObject, SourceRecord)], mapping: CompiledMapping) throws -> [Int: ModelEntity] {
         guard Self.applies(to: mapping) else { return [:] }
         // Records are read in place through the buffer (`records[position].0.key`): copying a
         // prepared object would reference-count each of its parts.
         return try records.withUnsafeBufferPointer { try find(in: $0, mapping: mapping) }
     }
 
-    private func find(in records: UnsafeBufferPointer<(PreparedObject, Record)>, mapping: CompiledMapping) throws
-        -> [Int: Entity]
+    private func find(in records: UnsafeBufferPointer<(PreparedObject, SourceRecord)>, mapping: CompiledMapping) throws
+        -> [Int: ModelEntity]
     {
         guard let lookup = mapping.keyLookup else { return [:] }
         var positions: [KeyValue: Int] = [:]
@@ -72,8 +72,8 @@ struct UnchangedRecords {
             })
     }
 
-    private func entities(of candidates: [StoredRow]) -> [Int: Entity] {
-        var result: [Int: Entity] = [:]
+    private func entities(of candidates: [StoredRow]) -> [Int: ModelEntity] {
+        var result: [Int: ModelEntity] = [:]
         for candidate in candidates {
             let index = Int(candidate.entityID) - 1
             guard model.entities.indices.contains(index) else { continue }
@@ -100,7 +100,7 @@ struct UnchangedRecords {
     /// sub-entity — and already hold every mapped value of their record (any value at all with
     /// `onConflict: keep`, which leaves existing objects alone).
     private func matchingRows(
-        _ positions: [KeyValue: Int], of records: UnsafeBufferPointer<(PreparedObject, Record)>,
+        _ positions: [KeyValue: Int], of records: UnsafeBufferPointer<(PreparedObject, SourceRecord)>,
         mapping: CompiledMapping, lookup: LookupID
     ) throws -> [StoredRow] {
         let entity = mapping.entity
@@ -161,7 +161,7 @@ struct UnchangedRecords {
     // MARK: - Relationships
 
     /// The stored key of every destination the records at `positions` refer to, by lookup and key.
-    private func destinationKeys(_ positions: [Int], of records: UnsafeBufferPointer<(PreparedObject, Record)>) throws
+    private func destinationKeys(_ positions: [Int], of records: UnsafeBufferPointer<(PreparedObject, SourceRecord)>) throws
         -> [LookupID: [KeyValue: Int64]]
     {
         var wanted: [LookupID: Set<KeyValue>] = [:]

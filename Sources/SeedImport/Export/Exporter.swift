@@ -13,7 +13,7 @@ import GraphStore
 /// ```
 public struct Exporter {
     private let store: PersistentStore
-    private let entity: Entity
+    private let entity: ModelEntity
     private let format: ExportFormat
     private let pageSize = 2000
 

@@ -64,7 +64,7 @@ final class CompiledRelationship: Sendable {
     /// The mapping's plan key path (`sources[0].relationships.unit`): its id in checkpoints.
     let id: String
     /// The relationship (its slot is `relationship.index`).
-    let relationship: Relationship
+    let relationship: ModelRelationship
     /// The field path holding keys or nested records.
     let field: FieldPath
     /// Where destinations come from.
@@ -77,7 +77,7 @@ final class CompiledRelationship: Sendable {
     /// What a reference to a missing destination does (`.ignore` for a nested relationship).
     let missing: MissingPolicy
 
-    init(id: String, relationship: Relationship, field: FieldPath, source: RelationshipSource, members: MembersPolicy) {
+    init(id: String, relationship: ModelRelationship, field: FieldPath, source: RelationshipSource, members: MembersPolicy) {
         self.id = id
         self.relationship = relationship
         self.field = field
@@ -97,7 +97,7 @@ final class CompiledRelationship: Sendable {
 /// A mapping from records to objects of one entity.
 final class CompiledMapping: Sendable {
     /// The entity records become.
-    let entity: Entity
+    let entity: ModelEntity
     /// The key lookup, when the mapping has a key.
     let keyLookup: LookupID?
     /// The key attributes (a subset of `attributes`), in key order.
@@ -110,7 +110,7 @@ final class CompiledMapping: Sendable {
     let onConflict: ConflictPolicy
 
     init(
-        entity: Entity, keyLookup: LookupID?, keyAttributes: [CompiledAttribute], attributes: [CompiledAttribute],
+        entity: ModelEntity, keyLookup: LookupID?, keyAttributes: [CompiledAttribute], attributes: [CompiledAttribute],
         relationships: [CompiledRelationship], onConflict: ConflictPolicy
     ) {
         self.entity = entity

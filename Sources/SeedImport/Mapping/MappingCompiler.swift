@@ -63,7 +63,7 @@ struct MappingCompiler {
     /// (its destinations are normally another source of the same plan); an ordered to-many
     /// becomes exactly the source's list, in its order.
     static func effectiveRelationships(
-        of mapping: RecordMapping, entity: Entity, model: ObjectModel, listSeparator: String?
+        of mapping: RecordMapping, entity: ModelEntity, model: ObjectModel, listSeparator: String?
     ) -> [String: RelationshipMapping] {
         guard mapping.attributes == nil, mapping.relationships.isEmpty else { return mapping.relationships }
         var result: [String: RelationshipMapping] = [:]
@@ -80,7 +80,7 @@ struct MappingCompiler {
         return result
     }
 
-    private func compileAttribute(_ attribute: Attribute, _ mapping: AttributeMapping, path: String) throws(PlanErrors)
+    private func compileAttribute(_ attribute: ModelAttribute, _ mapping: AttributeMapping, path: String) throws(PlanErrors)
         -> CompiledAttribute
     {
         let coercer: ValueCoercer
@@ -109,7 +109,7 @@ struct MappingCompiler {
     }
 
     private func compileRelationship(
-        _ name: String, _ mapping: RelationshipMapping, of entity: Entity, path: String
+        _ name: String, _ mapping: RelationshipMapping, of entity: ModelEntity, path: String
     ) throws(PlanErrors) -> CompiledRelationship {
         guard let relationship = entity.relationship(named: name) else {
             throw fail(path, "'\(name)' is not a relationship of \(entity.name)")

@@ -7,7 +7,7 @@ import RecordReaders
 /// The source position of a prepared record or value, resolved on demand.
 enum PreparedPosition: Sendable {
     /// A record: its position is where it starts.
-    case record(Record)
+    case record(SourceRecord)
     /// A value of a record: its position is where the value starts.
     case value(FieldValue)
     /// A position known already (restored from a checkpoint).

@@ -7,7 +7,7 @@ import RecordReaders
 /// Turns records into ``PreparedObject``s.
 struct RecordPreparer {
     /// Prepares `record` for `mapping`.
-    func prepare(_ record: Record, mapping: CompiledMapping) throws(RecordError) -> PreparedObject {
+    func prepare(_ record: SourceRecord, mapping: CompiledMapping) throws(RecordError) -> PreparedObject {
         var keyParts: [AttributeValue] = []
         for attribute in mapping.keyAttributes {
             guard let value = try coerce(attribute, in: record) ?? nil else {
@@ -66,7 +66,7 @@ struct RecordPreparer {
 
     /// The attribute's value for `record`: `.some(value)` to set (nil clears), `nil` to leave
     /// the attribute alone (its field is absent and it has no default).
-    private func coerce(_ attribute: CompiledAttribute, in record: Record) throws(RecordError) -> AttributeValue?? {
+    private func coerce(_ attribute: CompiledAttribute, in record: SourceRecord) throws(RecordError) -> AttributeValue?? {
         guard let field = attribute.field else { return .some(attribute.constant) }
         let value = record[field]
         if value == nil && !attribute.coercer.hasDefault { return nil }
@@ -182,7 +182,7 @@ struct RecordPreparer {
         return KeyValue(parts)
     }
 
-    private func nestedRecords(_ value: FieldValue) -> [Record] {
+    private func nestedRecords(_ value: FieldValue) -> [SourceRecord] {
         switch value.kind {
         case .list: value.elements.compactMap(\.record)
         case .null: []
@@ -190,7 +190,7 @@ struct RecordPreparer {
         }
     }
 
-    private func fieldPosition(_ field: FieldPath?, in record: Record) -> SourcePosition {
+    private func fieldPosition(_ field: FieldPath?, in record: SourceRecord) -> SourcePosition {
         field.flatMap { record[$0]?.position } ?? record.position
     }
 }

@@ -22,7 +22,7 @@ public enum PlanConventions {
     public static let relatedByAttribute = "relatedByAttribute"
 
     /// The field an attribute is read from when the plan names none: its `mappedKeyName`, else its name.
-    public static func field(for attribute: Attribute) -> String {
+    public static func field(for attribute: ModelAttribute) -> String {
         attribute.declaration.userInfo[mappedKeyName] ?? attribute.name
     }
 
@@ -32,7 +32,7 @@ public enum PlanConventions {
     ///   ``field(for:)``.
     /// - Otherwise exactly the attributes given; one given with neither `field` nor `value`
     ///   (`price: {trim: true}`, or `price:`) reads from ``field(for:)``.
-    public static func effectiveAttributes(of mapping: RecordMapping, entity: Entity) -> [String: AttributeMapping] {
+    public static func effectiveAttributes(of mapping: RecordMapping, entity: ModelEntity) -> [String: AttributeMapping] {
         guard let attributes = mapping.attributes else {
             let stored = entity.attributes.filter { !$0.isTransient }
             return Dictionary(uniqueKeysWithValues: stored.map { ($0.name, AttributeMapping(field: field(for: $0))) })
@@ -64,7 +64,7 @@ public enum PlanConventions {
     ///
     /// - Throws: ``PlanError`` ("give match:") when none of these decides.
     public static func effectiveMatch(
-        for relationship: Relationship, mapping: RelationshipMapping?, model: ObjectModel
+        for relationship: ModelRelationship, mapping: RelationshipMapping?, model: ObjectModel
     ) throws(PlanError) -> [String] {
         if let match = mapping?.match { return match }
         return try conventionalMatch(for: relationship, model: model).attributes
@@ -72,13 +72,13 @@ public enum PlanConventions {
 
     /// The conventional match of `relationship` and where it comes from (for messages).
     static func conventionalMatch(
-        for relationship: Relationship, model: ObjectModel
+        for relationship: ModelRelationship, model: ObjectModel
     ) throws(PlanError) -> (attributes: [String], origin: String) {
         if let name = relationship.declaration.userInfo[relatedByAttribute] {
             return ([name], "the relationship's \(relatedByAttribute)")
         }
         let destination = model.destination(of: relationship)
-        var entity: Entity? = destination
+        var entity: ModelEntity? = destination
         while let current = entity {
             if let name = current.userInfo[relatedByAttribute] {
                 return ([name], "\(current.name)'s \(relatedByAttribute)")

@@ -39,7 +39,7 @@ extension PlanCheck {
     // MARK: - Key
 
     private mutating func checkKey(
-        _ key: [String]?, of entity: Entity, mapped: [String: AttributeMapping], at path: String
+        _ key: [String]?, of entity: ModelEntity, mapped: [String: AttributeMapping], at path: String
     ) {
         guard let key else { return }
         if key.isEmpty {
@@ -69,7 +69,7 @@ extension PlanCheck {
     }
 
     /// Why `attribute` cannot identify objects (be a key or a match), or nil when it can.
-    private static func notUniqueable(_ attribute: Attribute) -> String? {
+    private static func notUniqueable(_ attribute: ModelAttribute) -> String? {
         if attribute.isTransient { return "transient" }
         switch attribute.type {
         case .binary: return "a binary attribute"
@@ -81,7 +81,7 @@ extension PlanCheck {
     // MARK: - Names
 
     /// The stored attribute `name` of `entity`, or nil after reporting why there is none.
-    private mutating func storedAttribute(_ name: String, of entity: Entity, at path: String) -> Attribute? {
+    private mutating func storedAttribute(_ name: String, of entity: ModelEntity, at path: String) -> ModelAttribute? {
         if let attribute = entity.attribute(named: name) {
             guard attribute.isTransient else { return attribute }
             reportTransient(name, at: path)
@@ -94,7 +94,7 @@ extension PlanCheck {
     }
 
     /// The stored relationship `name` of `entity`, or nil after reporting why there is none.
-    private mutating func storedRelationship(_ name: String, of entity: Entity, at path: String) -> Relationship? {
+    private mutating func storedRelationship(_ name: String, of entity: ModelEntity, at path: String) -> ModelRelationship? {
         if let relationship = entity.relationship(named: name) {
             guard relationship.isTransient else { return relationship }
             reportTransient(name, at: path)
@@ -112,7 +112,7 @@ extension PlanCheck {
 
     /// `'name' is not an attribute of Entity; did you mean 'x'?`; `origin` says where the name came from.
     private mutating func reportUnknown(
-        _ name: String, kind: String, of entity: Entity, origin: String = "", at path: String, onKey: Bool
+        _ name: String, kind: String, of entity: ModelEntity, origin: String = "", at path: String, onKey: Bool
     ) {
         let names = kind == "attribute" ? entity.attributes.map(\.name) : entity.relationships.map(\.name)
         let suggestion = PlanSuggestion.didYouMean(name, among: names)
@@ -123,7 +123,7 @@ extension PlanCheck {
     // MARK: - Attributes
 
     private mutating func checkAttribute(
-        _ mapping: AttributeMapping, of attribute: Attribute, at path: String, context: SourceContext
+        _ mapping: AttributeMapping, of attribute: ModelAttribute, at path: String, context: SourceContext
     ) {
         func at(_ key: String) -> String { PlanKeyPath.child(path, key) }
         if mapping.field != nil, mapping.value != nil {
@@ -166,7 +166,7 @@ extension PlanCheck {
     // MARK: - Relationships
 
     private mutating func checkRelationship(
-        _ mapping: RelationshipMapping, of relationship: Relationship, at path: String, context: SourceContext
+        _ mapping: RelationshipMapping, of relationship: ModelRelationship, at path: String, context: SourceContext
     ) {
         func at(_ key: String) -> String { PlanKeyPath.child(path, key) }
         let name = relationship.name
@@ -202,7 +202,7 @@ extension PlanCheck {
     }
 
     private mutating func checkNested(
-        _ nested: RecordMapping, of relationship: Relationship, mapping: RelationshipMapping, at path: String,
+        _ nested: RecordMapping, of relationship: ModelRelationship, mapping: RelationshipMapping, at path: String,
         context: SourceContext
     ) {
         let nestedPath = PlanKeyPath.child(path, "nested")
@@ -226,7 +226,7 @@ extension PlanCheck {
     }
 
     /// The destination attributes references match: given, or from the model's conventions.
-    private mutating func checkMatch(_ mapping: RelationshipMapping, of relationship: Relationship, at path: String) {
+    private mutating func checkMatch(_ mapping: RelationshipMapping, of relationship: ModelRelationship, at path: String) {
         let destination = model.destination(of: relationship)
         let matchPath = PlanKeyPath.child(path, "match")
         if mapping.missing == .create, destination.isAbstract {

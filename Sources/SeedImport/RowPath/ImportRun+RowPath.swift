@@ -19,7 +19,7 @@ struct BatchWriters {
 extension ImportRun {
     /// Builds and writes one batch as rows, refusing records that break the model's rules.
     func writeRows(
-        _ prepared: [(PreparedObject, Record)], mapping: CompiledMapping, writers: BatchWriters,
+        _ prepared: [(PreparedObject, SourceRecord)], mapping: CompiledMapping, writers: BatchWriters,
         writer: RowBatchWriter
     ) throws {
         let context = writers.context

@@ -9,7 +9,7 @@ import RecordReaders
 /// A new row of the batch.
 struct PendingRow {
     /// Its entity (the concrete one).
-    let entity: Entity
+    let entity: ModelEntity
     /// Its key.
     let row: RowReference
     /// Attribute values by slot (defaults where the record gives none).
@@ -21,7 +21,7 @@ struct PendingRow {
 /// The members a to-many relationship of a new row links to, in source order.
 struct PendingLink {
     /// The relationship, on the owner's side.
-    let relationship: Relationship
+    let relationship: ModelRelationship
     /// The owner's key.
     let owner: Int64
     /// The members' keys, in order.

@@ -21,7 +21,7 @@ struct RowBatchBuilder {
     /// Per entity: the attribute values a new row starts with (defaults).
     private let defaults: [[AttributeValue?]]
     /// Per entity: the attributes with a rule to check (required, or validation rules).
-    private let ruled: [[Attribute]]
+    private let ruled: [[ModelAttribute]]
 
     /// A builder handing out keys from `nextKeys` (per root table).
     init(model: ObjectModel, resolver: ObjectResolver, nextKeys: [String: Int64]) {
@@ -40,7 +40,7 @@ struct RowBatchBuilder {
     /// Whether the row path can take these records: none of their keys (nested ones included)
     /// names a row that exists already or another record of the batch. Such records update
     /// objects, which the object path does.
-    static func admits(_ records: [(PreparedObject, Record)], resolver: ObjectResolver) -> Bool {
+    static func admits(_ records: [(PreparedObject, SourceRecord)], resolver: ObjectResolver) -> Bool {
         var seen: [LookupID: Set<KeyValue>] = [:]
         func admits(_ object: PreparedObject) -> Bool {
             if let key = object.key, let lookup = object.mapping.keyLookup {
@@ -116,7 +116,7 @@ struct RowBatchBuilder {
 
     // MARK: - Rows
 
-    private mutating func newRow(of entity: Entity) -> PendingRow {
+    private mutating func newRow(of entity: ModelEntity) -> PendingRow {
         let root = roots[entity.index]
         let key = nextKeys[root]
         nextKeys[root] = key + 1
@@ -179,7 +179,7 @@ struct RowBatchBuilder {
     }
 
     private func set(
-        _ relationship: Relationship, of row: inout PendingRow, to members: [Int64], links: inout [PendingLink]
+        _ relationship: ModelRelationship, of row: inout PendingRow, to members: [Int64], links: inout [PendingLink]
     ) {
         if relationship.isToMany {
             if !members.isEmpty {

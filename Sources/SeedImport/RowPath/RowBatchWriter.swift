@@ -48,7 +48,7 @@ final class RowBatchWriter {
             try insertRows(positions, of: batch.rows, layout: layouts[entityIndex], on: connection)
         }
         var linksByRelationship: [ObjectIdentifier: [Int]] = [:]
-        var relationships: [Relationship] = []
+        var relationships: [ModelRelationship] = []
         for (position, link) in batch.links.enumerated() {
             let id = ObjectIdentifier(link.relationship)
             if linksByRelationship[id] == nil { relationships.append(link.relationship) }
@@ -105,7 +105,7 @@ final class RowBatchWriter {
     // MARK: - Links
 
     private func writeLinks(
-        _ positions: [Int], of links: [PendingLink], relationship: Relationship, on connection: SQLiteConnection
+        _ positions: [Int], of links: [PendingLink], relationship: ModelRelationship, on connection: SQLiteConnection
     ) throws {
         switch relationship.storage {
         case .joinTable(let table, let source, let destination, let order):

@@ -42,7 +42,7 @@ enum RowPathRules {
     /// A to-one kept in the owner's column whose inverse (if any) is an unordered to-many; a
     /// to-many in a join table whose inverse is not ordered; or a to-many kept in its
     /// destinations' column.
-    private static func admit(_ relationship: Relationship, model: ObjectModel) -> Bool {
+    private static func admit(_ relationship: ModelRelationship, model: ObjectModel) -> Bool {
         let inverse = relationship.inverseIndex.map { model.destination(of: relationship).relationships[$0] }
         switch relationship.storage {
         case .foreignKey:

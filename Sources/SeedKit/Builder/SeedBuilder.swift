@@ -118,7 +118,7 @@ public struct SeedBuilder: Sendable {
                 context.reset()
             }
         }
-        if !failures.isEmpty { throw ValidationError(failures: failures) }
+        if !failures.isEmpty { throw ObjectValidationError(failures: failures) }
     }
 
     /// SHA-256 of every source file, by its path as the plan names it.

@@ -101,7 +101,7 @@ struct ModelSummary: Encodable {
         self.entities = entities
     }
 
-    private static func describe(_ attribute: Attribute) -> String {
+    private static func describe(_ attribute: ModelAttribute) -> String {
         var text = attribute.type.rawValue
         if attribute.isOptional { text += "?" }
         if attribute.isTransient { text += " transient" }
@@ -109,7 +109,7 @@ struct ModelSummary: Encodable {
         return text
     }
 
-    private static func describe(_ relationship: Relationship, in model: ObjectModel) -> String {
+    private static func describe(_ relationship: ModelRelationship, in model: ObjectModel) -> String {
         let kind = relationship.isToMany ? (relationship.isOrdered ? "ordered to-many" : "to-many") : "to-one"
         var text = "\(kind) \(model.destination(of: relationship).name)"
         if let inverse = relationship.declaration.inverse { text += " inverse \(inverse)" }

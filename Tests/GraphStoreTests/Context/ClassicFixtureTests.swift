@@ -119,7 +119,7 @@ import Testing
         let frame = try context.insert("Frame")
         try canvas.setRelated("frame", to: frame)
         #expect(try frame.related("canvas") === canvas)
-        let minimum = try #require(throws: ValidationError.self) { try context.save() }
+        let minimum = try #require(throws: ObjectValidationError.self) { try context.save() }
         #expect(minimum.failures.map(\.rule) == [.required])
         #expect(minimum.failures.first?.key == "shapes")
         #expect(throws: ObjectError.self) { _ = try context.insert("Shape") }

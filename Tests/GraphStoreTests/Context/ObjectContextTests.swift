@@ -76,7 +76,7 @@ import Testing
         try item.set("price", -1.0)
         let list = try context.insert("ShoppingList")
         _ = list
-        let error = try #require(throws: ValidationError.self) { try context.save() }
+        let error = try #require(throws: ObjectValidationError.self) { try context.save() }
         let described = Set(error.failures.map { "\($0.entity).\($0.key ?? "") \($0.rule)" })
         #expect(
             described == [
@@ -96,7 +96,7 @@ import Testing
         let second = try ObjectContext(store: store)
         let duplicate = try second.insert("Unit")
         try duplicate.set("name", "kg")
-        let error = try #require(throws: ValidationError.self) { try second.save() }
+        let error = try #require(throws: ObjectValidationError.self) { try second.save() }
         #expect(error.failures.first?.rule == .uniqueConstraint(["name"]))
 
         second.mergePolicy = .objectWins
@@ -138,7 +138,7 @@ import Testing
         try unit.set("name", "KG")
         try context.save()
         try copy.set("name", "Kg")
-        let error = try #require(throws: ValidationError.self) { try stale.save() }
+        let error = try #require(throws: ObjectValidationError.self) { try stale.save() }
         #expect(error.failures.first?.rule == .rowVersionConflict)
     }
 }

@@ -22,7 +22,7 @@ import Testing
             .build()
     }
 
-    static func countRules(_ error: ValidationError) -> [ValidationRule] {
+    static func countRules(_ error: ObjectValidationError) -> [ValidationRule] {
         error.failures.map(\.rule)
     }
 
@@ -37,7 +37,7 @@ import Testing
         let third = try context.insert("Bottle")
         try third.setRelated("crate", to: crate)
         #expect(!crate.isUpdated)
-        let error = try #require(throws: ValidationError.self) { try context.save() }
+        let error = try #require(throws: ObjectValidationError.self) { try context.save() }
         #expect(Self.countRules(error) == [.maximumCount(2)])
         #expect(error.failures.first?.key == "bottles")
         #expect(error.failures.first?.objectID == crate.objectID)
@@ -49,7 +49,7 @@ import Testing
         let fresh = try ObjectContext(store: store)
         let stored = try fresh.object(with: crate.objectID)
         try fresh.insert("Bottle").setRelated("crate", to: stored)
-        let again = try #require(throws: ValidationError.self) { try fresh.save() }
+        let again = try #require(throws: ObjectValidationError.self) { try fresh.save() }
         #expect(Self.countRules(again) == [.maximumCount(2)])
         #expect(try ObjectContext(store: store).count(for: FetchRequest(entityName: "Bottle")) == 2)
     }
@@ -58,7 +58,7 @@ import Testing
         let context = try ObjectContext(store: PersistentStore.inMemory(model: Self.model()))
         let box = try context.insert("Box")
         try context.insert("Marble").setRelated("box", to: box)
-        let error = try #require(throws: ValidationError.self) { try context.save() }
+        let error = try #require(throws: ObjectValidationError.self) { try context.save() }
         #expect(Self.countRules(error) == [.minimumCount(2)])
         #expect(error.failures.first?.description.hasPrefix("Box.marbles = 1 has fewer than 2 members") == true)
     }
@@ -74,13 +74,13 @@ import Testing
         // Deleting one member (nullify) leaves one: below the minimum of 2.
         try context.delete(marbles[0])
         #expect(!box.isUpdated)
-        let one = try #require(throws: ValidationError.self) { try context.save() }
+        let one = try #require(throws: ObjectValidationError.self) { try context.save() }
         #expect(Self.countRules(one) == [.minimumCount(2)])
         #expect(one.failures.first?.objectID == box.objectID)
 
         // Deleting every member of a relationship with a minimum fails as well (it is required).
         try context.delete(marbles[1])
-        let none = try #require(throws: ValidationError.self) { try context.save() }
+        let none = try #require(throws: ObjectValidationError.self) { try context.save() }
         #expect(Self.countRules(none) == [.required])
         #expect(none.failures.first?.key == "marbles")
         #expect(try ObjectContext(store: store).count(for: FetchRequest(entityName: "Marble")) == 2)
@@ -90,7 +90,7 @@ import Testing
         let other = try context.insert("Box")
         try other.set("label", "other")
         try marbles[0].setRelated("box", to: other)
-        let moved = try #require(throws: ValidationError.self) { try context.save() }
+        let moved = try #require(throws: ObjectValidationError.self) { try context.save() }
         #expect(Set(moved.failures.map(\.objectID)) == [box.objectID, other.objectID])
         #expect(Set(Self.countRules(moved)) == [.minimumCount(2)])
     }

@@ -141,7 +141,7 @@ import Testing
         try context.save()
 
         try context.delete(team)
-        let denied = try #require(throws: ValidationError.self) { try context.save() }
+        let denied = try #require(throws: ObjectValidationError.self) { try context.save() }
         #expect(denied.failures.map(\.rule) == [.deleteDenied])
         #expect(denied.failures.first?.key == "sponsors")
         try team.remove(sponsor, from: "sponsors")

@@ -53,7 +53,7 @@ import Testing
         // The overwrite bumps the row version, so a context holding the old row sees the conflict.
         #expect(row.rowVersion == 2)
         try staleCopy.set("price", 9.0)
-        let conflict = try #require(throws: ValidationError.self) { try stale.save() }
+        let conflict = try #require(throws: ObjectValidationError.self) { try stale.save() }
         #expect(conflict.failures.map(\.rule) == [.rowVersionConflict])
     }
 
@@ -80,7 +80,7 @@ import Testing
         let duplicate = try context.insert("Unit")
         try duplicate.set("name", "kg")
 
-        let error = try #require(throws: ValidationError.self) { try context.save() }
+        let error = try #require(throws: ObjectValidationError.self) { try context.save() }
         #expect(error.failures.map(\.rule) == [.uniqueConstraint(["name"])])
         #expect(error.failures.first?.value == "kg")
         // Nothing was written: not the first insert, not the update.

@@ -30,7 +30,7 @@ import Testing
         try thing.set("level", Int32(12))
         try thing.set("when", Date(timeIntervalSince1970: 2_000_000_000))
         for _ in 0..<3 { try thing.add(try context.insert("Part"), to: "parts") }
-        let error = try #require(throws: ValidationError.self) { try context.save() }
+        let error = try #require(throws: ObjectValidationError.self) { try context.save() }
         let rules = Set(error.failures.map(\.rule))
         #expect(
             rules == [
@@ -43,7 +43,7 @@ import Testing
         try thing.set("code", "A")
         try thing.set("level", Int32(0))
         try thing.set("when", Date(timeIntervalSince1970: -1))
-        let again = try #require(throws: ValidationError.self) { try context.save() }
+        let again = try #require(throws: ObjectValidationError.self) { try context.save() }
         #expect(
             Set(again.failures.map(\.rule)).isSuperset(of: [
                 .minimumLength(2), .minimum(1), .earliestDate("1970-01-01T00:00:00Z"),

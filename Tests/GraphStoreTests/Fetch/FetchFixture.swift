@@ -62,7 +62,7 @@ struct FetchFixture {
         try SQLFunctions.register(on: connection)
     }
 
-    func entity(_ name: String) throws -> Entity {
+    func entity(_ name: String) throws -> ModelEntity {
         try #require(model.entity(named: name))
     }
 
@@ -149,7 +149,7 @@ struct FetchFixture {
 /// A row in memory: attribute values by name, and resolved to-one destinations.
 struct FixtureObject: PredicateSubject {
     let id: ObjectID
-    let entity: Entity
+    let entity: ModelEntity
     var values: [String: AttributeValue]
     var related: [String: FixtureObject] = [:]
 

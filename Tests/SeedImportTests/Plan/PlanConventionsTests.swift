@@ -58,7 +58,7 @@ private let annotatedModel: ObjectModel = {
     }
 }()
 
-private func relationship(_ name: String) throws -> Relationship {
+private func relationship(_ name: String) throws -> ModelRelationship {
     try #require(annotatedModel.entity(named: "Item")?.relationship(named: name))
 }
 

@@ -60,7 +60,7 @@ struct DictionaryPlan {
 
     /// The column of the attribute at `path`.
     private static func attributeColumn(_ path: String, translator: inout PredicateSQLTranslator) throws
-        -> (attribute: Attribute, column: String)
+        -> (attribute: ModelAttribute, column: String)
     {
         guard case .attribute(let attribute, let column) = try translator.resolver.resolve(path) else {
             throw FetchError.unsupportedKeyPath(

@@ -23,7 +23,7 @@ struct FetchQueryBuilder {
     let model: ObjectModel
     let request: FetchRequest
     /// The fetched entity.
-    let entity: Entity
+    let entity: ModelEntity
     /// `WHERE` conditions: the entity filter and the predicate, either may be absent.
     private let conditions: [SQLQuery]
     /// `ORDER BY` terms, ending with `t0.pk`.
@@ -70,7 +70,7 @@ struct FetchQueryBuilder {
     }
 
     /// `t0.ent IN (…)` when the root table also holds entities the request excludes; nil otherwise.
-    private static func entityFilter(model: ObjectModel, entity: Entity, includesSubentities: Bool) -> String? {
+    private static func entityFilter(model: ObjectModel, entity: ModelEntity, includesSubentities: Bool) -> String? {
         let kinds = includesSubentities ? entity.kindStoreIDs : [entity.storeID]
         guard Set(kinds) != Set(model.root(of: entity).kindStoreIDs) else { return nil }
         if kinds.count == 1 { return "\(rootAlias).ent = \(kinds[0])" }

@@ -9,10 +9,10 @@
 /// What a key path names, as SQL over the aliases of a fetch query.
 enum ResolvedKeyPath {
     /// An attribute stored in `column` (`t1."name"`).
-    case attribute(Attribute, column: String)
+    case attribute(ModelAttribute, column: String)
     /// An object of `entity` (or a sub-entity), identified by the primary key in `column`
     /// (a to-one relationship's foreign key, or `t0.pk` for `self`).
-    case object(Entity, column: String)
+    case object(ModelEntity, column: String)
 }
 
 /// Resolves dotted key paths from one entity, collecting the joins they need.
@@ -32,13 +32,13 @@ struct SQLKeyPathResolver {
     /// relationship, and the rest of the key path after it (empty when it ends there).
     struct CollectionHop {
         let ownerColumn: String
-        let relationship: Relationship
+        let relationship: ModelRelationship
         let rest: String
     }
 
     let model: ObjectModel
     /// The entity key paths start from.
-    let entity: Entity
+    let entity: ModelEntity
     /// The alias of `entity`'s table.
     let alias: String
     /// The prefix of join aliases (`t` gives t1, t2, …).
@@ -47,7 +47,7 @@ struct SQLKeyPathResolver {
     private(set) var joins: [Join] = []
 
     /// A resolver from `entity`'s table under `alias`, naming its joins `joinPrefix` 1, 2, ….
-    init(model: ObjectModel, entity: Entity, alias: String = rootAlias, joinPrefix: String = "t") {
+    init(model: ObjectModel, entity: ModelEntity, alias: String = rootAlias, joinPrefix: String = "t") {
         self.model = model
         self.entity = entity
         self.alias = alias
@@ -131,7 +131,7 @@ struct SQLKeyPathResolver {
     }
 
     /// The alias of the join for `path`, adding the join when it is new.
-    private mutating func join(path: String, destination: Entity, on foreignKey: String) -> String {
+    private mutating func join(path: String, destination: ModelEntity, on foreignKey: String) -> String {
         if let index = joins.firstIndex(where: { $0.path == path }) { return "\(joinPrefix)\(index + 1)" }
         let alias = "\(joinPrefix)\(joins.count + 1)"
         joins.append(

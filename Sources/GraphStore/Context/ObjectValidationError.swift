@@ -76,7 +76,7 @@ public struct ValidationFailure: Sendable, Hashable, CustomStringConvertible {
 /// do { try context.save() }
 /// catch let error as ValidationError { for failure in error.failures { print(failure) } }
 /// ```
-public struct ValidationError: Error, Sendable, CustomStringConvertible {
+public struct ObjectValidationError: Error, Sendable, CustomStringConvertible {
     /// Every failure found, in object order.
     public var failures: [ValidationFailure]
 

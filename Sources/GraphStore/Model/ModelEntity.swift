@@ -9,7 +9,7 @@
 /// let price = item.attribute(named: "price")!      // price.index is its slot in objects
 /// item.isKind(of: model.entity(named: "Product")!)
 /// ```
-public final class Entity: Sendable {
+public final class ModelEntity: Sendable {
     /// The entity's name.
     public let name: String
     /// The entity's position in ``ObjectModel/entities`` (entities are sorted by name).
@@ -27,9 +27,9 @@ public final class Entity: Sendable {
     /// The store IDs of this entity and all its descendants, ascending.
     public let kindStoreIDs: [Int64]
     /// All attributes, inherited first.
-    public let attributes: [Attribute]
+    public let attributes: [ModelAttribute]
     /// All relationships, inherited first.
-    public let relationships: [Relationship]
+    public let relationships: [ModelRelationship]
     /// Unique constraints, inherited ones included.
     public let uniqueConstraints: [[String]]
     /// Named indexes, inherited ones included.
@@ -47,8 +47,8 @@ public final class Entity: Sendable {
 
     init(
         declaration: EntityDescription, index: Int, parentIndex: Int?, rootIndex: Int,
-        subentityIndices: [Int], kindStoreIDs: [Int64], attributes: [Attribute],
-        relationships: [Relationship], uniqueConstraints: [[String]], indexes: [IndexDescription],
+        subentityIndices: [Int], kindStoreIDs: [Int64], attributes: [ModelAttribute],
+        relationships: [ModelRelationship], uniqueConstraints: [[String]], indexes: [IndexDescription],
         tableName: String, versionHash: String
     ) {
         self.declaration = declaration
@@ -74,17 +74,17 @@ public final class Entity: Sendable {
     }
 
     /// The attribute called `name`, inherited ones included.
-    public func attribute(named name: String) -> Attribute? {
+    public func attribute(named name: String) -> ModelAttribute? {
         attributeIndexByName[name].map { attributes[$0] }
     }
 
     /// The relationship called `name`, inherited ones included.
-    public func relationship(named name: String) -> Relationship? {
+    public func relationship(named name: String) -> ModelRelationship? {
         relationshipIndexByName[name].map { relationships[$0] }
     }
 
     /// Whether this entity is `other` or one of its descendants.
-    public func isKind(of other: Entity) -> Bool {
+    public func isKind(of other: ModelEntity) -> Bool {
         other.kindStoreIDs.contains(storeID)
     }
 

@@ -7,7 +7,7 @@
 ///
 /// `index` is the attribute's slot in an object's storage: a sub-entity keeps its parent's
 /// attributes at the same indexes, so an index taken from a parent entity works on sub-entity objects.
-public final class Attribute: Sendable, Hashable {
+public final class ModelAttribute: Sendable, Hashable {
     /// The attribute as declared.
     public let declaration: AttributeDescription
     /// The attribute's slot among the entity's attributes.
@@ -22,7 +22,7 @@ public final class Attribute: Sendable, Hashable {
     }
 
     /// Attributes are equal when they are declared alike in the same place.
-    public static func == (lhs: Attribute, rhs: Attribute) -> Bool {
+    public static func == (lhs: ModelAttribute, rhs: ModelAttribute) -> Bool {
         lhs === rhs
             || (lhs.index == rhs.index && lhs.declaringEntity == rhs.declaringEntity
                 && lhs.declaration == rhs.declaration)

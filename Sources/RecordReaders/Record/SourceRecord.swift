@@ -15,7 +15,7 @@
 ///     print(key ?? "", aisleText ?? "", record.position)
 /// }
 /// ```
-public struct Record: Sendable {
+public struct SourceRecord: Sendable {
     private let shared: SharedStorage
     let root: Int32
 

@@ -15,8 +15,8 @@ public enum RelationshipStorage: Sendable, Hashable {
 }
 
 /// A relationship of an entity in a validated model, inherited ones included (a shared,
-/// immutable class, like ``Attribute``).
-public final class Relationship: Sendable, Hashable {
+/// immutable class, like ``ModelAttribute``).
+public final class ModelRelationship: Sendable, Hashable {
     /// The relationship as declared.
     public let declaration: RelationshipDescription
     /// The relationship's slot among the entity's relationships.
@@ -43,7 +43,7 @@ public final class Relationship: Sendable, Hashable {
     }
 
     /// Relationships are equal when they are declared alike in the same place.
-    public static func == (lhs: Relationship, rhs: Relationship) -> Bool {
+    public static func == (lhs: ModelRelationship, rhs: ModelRelationship) -> Bool {
         lhs === rhs
             || (lhs.index == rhs.index && lhs.declaringEntity == rhs.declaringEntity
                 && lhs.declaration == rhs.declaration && lhs.storage == rhs.storage)
