@@ -1,6 +1,6 @@
 // swift-tools-version: 6.1
 // SeedKit: bulk data into a Core Data–style object store, and object graphs between stores.
-// Module layout and dependency direction: see docs/Architecture.md (DESIGN §2).
+// Module layout and dependency direction: see docs/Architecture.md.
 import PackageDescription
 
 let package = Package(

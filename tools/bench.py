@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Run SeedKit's benchmarks (DESIGN §9) side by side with their baselines.
+"""Run SeedKit's benchmarks (docs/Performance.md) side by side with their baselines.
 
 Usage, from a clean clone (builds the release binaries and generates the data itself):
     python3 tools/bench.py                          # N = 1,000,000, 3 runs of everything
@@ -12,7 +12,7 @@ Each measurement runs `--runs` times (at least 3), interleaved with the others o
 a shared machine weighs on a command and its baseline alike; the table shows the median wall time, CPU
 time (user + system of the measured process), records/s, MB/s (input bytes / median wall time,
 MB = 10^6 bytes), the peak RSS of the measured process (largest of the runs; GNU time's %M, or
-`os.wait4`'s ru_maxrss without it), the baseline's median time and the ratio, and each DESIGN §9
+`os.wait4`'s ru_maxrss without it), the baseline's median time and the ratio, and each docs/Performance.md
 target as MET or MISSED with its threshold. A command SeedKit does not have yet is reported as
 NOT IMPLEMENTED.
 
@@ -114,7 +114,7 @@ class Case:
 
 @dataclass
 class Target:
-    """A DESIGN §9 target: ours / reference ≤ limit (wall-time medians)."""
+    """A docs/Performance.md target: ours / reference ≤ limit (wall-time medians)."""
 
     name: str
     ours: str
@@ -134,9 +134,9 @@ TARGETS = [
     Target("Deep copy into empty vs sqlite3 INSERT…SELECT", "copy.empty", "copy.sqlite3-empty", 3.0, "≤ 3×"),
     Target("Deep copy into half-full vs sqlite3", "copy.half", "copy.sqlite3-half", 5.0, "≤ 5×"),
     Target("First launch vs file copy", "first-launch", "first-launch.cp", 1.5, "≤ 1.5×"),
-    # Not a DESIGN §9 target: the first launch syncs the copy to disk before renaming it into
+    # Not a docs/Performance.md target: the first launch syncs the copy to disk before renaming it into
     # place (docs/FirstLaunch.md), which `cp` does not; this compares like with like.
-    Target("First launch vs durable file copy (not in DESIGN)", "first-launch", "first-launch.dd", 1.5, "≤ 1.5×"),
+    Target("First launch vs durable file copy", "first-launch", "first-launch.dd", 1.5, "≤ 1.5×"),
 ]
 
 
@@ -511,7 +511,7 @@ def copy_script(source: Path, or_ignore: bool) -> str:
     inserts = "".join(f'{verb} INTO main."{t}" SELECT * FROM src."{t}";\n' for t in tables)
     return f"ATTACH '{source}' AS src;\nBEGIN;\n{inserts}COMMIT;\n"
 def evaluate(results: dict[str, Result], n: int) -> list[dict[str, object]]:
-    """Each DESIGN §9 target as MET / MISSED (with the ratios) or why it could not be judged."""
+    """Each docs/Performance.md target as MET / MISSED (with the ratios) or why it could not be judged."""
     verdicts: list[dict[str, object]] = []
     for target in TARGETS:
         ours, reference = results.get(target.ours), results.get(target.reference)
@@ -566,7 +566,7 @@ def print_report(n: int, runs: int, results: dict[str, Result], verdicts: list[d
         rate = r.records / r.wall if r.records else 0
         mbs = f"{r.input_bytes / MB / r.wall:7.1f}" if r.input_bytes else f"{'—':>7}"
         print(f"{r.label:<48} {r.wall:8.2f} {r.cpu:8.2f} {fmt_rate(rate):>11} {mbs} {r.rss_mb:7.1f}")
-    print(f"\n{'DESIGN §9 target':<52} {'ours s':>8} {'base s':>8} {'ratio':>7} {'CPU':>7}  {'threshold':<20} status")
+    print(f"\n{'target':<52} {'ours s':>8} {'base s':>8} {'ratio':>7} {'CPU':>7}  {'threshold':<20} status")
     for v in verdicts:
         status = str(v["status"])
         if status == "MISSED":

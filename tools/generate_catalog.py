@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate the benchmark catalog of DESIGN §9 in CSV, JSON, NDJSON and XML.
+"""Generate the benchmark catalog of docs/Performance.md in CSV, JSON, NDJSON and XML.
 
 Usage:
     python3 tools/generate_catalog.py 1000000 --seed 1 --out .bench/data-1000000

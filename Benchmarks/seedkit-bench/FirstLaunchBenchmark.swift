@@ -1,4 +1,4 @@
-// Benchmark: first launch with a bundled seed (DESIGN §9: ≤ 1.5× a plain file copy of the seed).
+// Benchmark: first launch with a bundled seed (docs/Performance.md: ≤ 1.5× a plain file copy of the seed).
 // Times SeedLoader.prepare() for a missing store — the copy branch: temporary file, fsync,
 // atomic rename — and prints the time, throughput and peak RSS. tools/bench.py runs it as
 // `seedkit-bench first-launch SEED STORE` next to `cp SEED STORE`.

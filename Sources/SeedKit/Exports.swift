@@ -1,4 +1,4 @@
-// `import SeedKit` is the one import an app needs (DESIGN §2): the seed builder and loader, and
+// `import SeedKit` is the one import an app needs (docs/Architecture.md): the seed builder and loader, and
 // the modules below them — models, stores and contexts, plans and imports, deep copies.
 @_exported import DeepCopy
 @_exported import GraphStore

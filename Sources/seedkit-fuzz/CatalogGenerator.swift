@@ -1,4 +1,4 @@
-// CatalogGenerator: writes the DESIGN §9 catalog items (sku, name, price, quantity, listed,
+// CatalogGenerator: writes the docs/Performance.md catalog items (sku, name, price, quantity, listed,
 // added, notes, unit, location, 0–3 tags) as CSV, TSV, JSON (`items` array), NDJSON or XML
 // (attributes, <name>/<notes>/<tag> children). About 3 % of names carry quotes, commas,
 // newlines, non-ASCII or XML-special characters. Seeded: the same arguments give the same file.

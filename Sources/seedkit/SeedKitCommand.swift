@@ -1,5 +1,5 @@
 // The `seedkit` command-line tool: the root command and its subcommands.
-// Exit codes (DESIGN §8): 0 success, 1 data or validation failure, 2 usage error.
+// Exit codes (docs/CLI.md): 0 success, 1 data or validation failure, 2 usage error.
 import ArgumentParser
 import Foundation
 
@@ -21,7 +21,7 @@ struct SeedKitCommand: AsyncParsableCommand {
         ]
     )
 
-    /// Runs the command; usage errors exit with 2 (DESIGN §8) instead of ArgumentParser's 64.
+    /// Runs the command; usage errors exit with 2 (docs/CLI.md) instead of ArgumentParser's 64.
     /// A bare `seedkit` (no subcommand) is a usage error too: the reason and the help on stderr.
     static func main() async {
         do {

@@ -1,4 +1,4 @@
-// `seedkit build` and `seedkit export` (DESIGN §7, §8): a build exits 0, prints its report and
+// `seedkit build` and `seedkit export` (docs/FirstLaunch.md, docs/CLI.md): a build exits 0, prints its report and
 // checksum, writes a single file with no side files, and two builds of the same inputs are
 // byte-identical; a failed build exits 1 and leaves the output as it was; an export of a built
 // store has the documented content in every format and imports back through a plan naming only

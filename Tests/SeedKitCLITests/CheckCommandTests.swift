@@ -1,4 +1,4 @@
-// `seedkit check FILE` (DESIGN §8): exit 0 with the record count for a well-formed file, exit 1
+// `seedkit check FILE` (docs/CLI.md): exit 0 with the record count for a well-formed file, exit 1
 // with the first error's position (file:line:column, byte offset, record) on one stderr line,
 // exit 2 on a usage error; `--json` is exactly {"records", "bytes", "seconds"}.
 import Foundation

@@ -1,4 +1,4 @@
-// What `seedkit copy` and `seedkit build` print (DESIGN §8): `--json` reports with `entities`
+// What `seedkit copy` and `seedkit build` print (docs/CLI.md): `--json` reports with `entities`
 // (inserted, updated, unchanged, rejected per entity), `errors` and `seconds` at the top level;
 // plain progress lines on standard error when it is not a terminal; nothing with `--quiet`; and a
 // failed copy into a new store leaves no file behind.

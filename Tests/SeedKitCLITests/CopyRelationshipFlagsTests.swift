@@ -1,4 +1,4 @@
-// `seedkit copy --cut` and `--bring-along` (DESIGN §6, docs/CLI.md): lists copied with the items
+// `seedkit copy --cut` and `--bring-along` (docs/CLI.md): lists copied with the items
 // they reach and those items' units (two levels), walked in the copy; items a `--where` left out
 // brought along by the lists that hold them (the copy then equals its source); a cut relationship
 // shows in `seedkit diff`, whose `--limit` stops early. Bad names exit 1 and leave no store;

@@ -1,4 +1,4 @@
-// The CLI's contract (DESIGN §8): exit 0 on success, 1 on a data or validation failure, 2 on a
+// The CLI's contract (docs/CLI.md): exit 0 on success, 1 on a data or validation failure, 2 on a
 // usage error, each failure with a one-line reason on stderr; `--json` report shapes.
 import Foundation
 import Testing

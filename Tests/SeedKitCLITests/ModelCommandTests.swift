@@ -1,4 +1,4 @@
-// `seedkit model MODEL` (DESIGN §8): every sample model in SeedData loads and validates (exit 0)
+// `seedkit model MODEL` (docs/CLI.md): every sample model in SeedData loads and validates (exit 0)
 // with the right entities in text and `--json`; a store reports the model it carries; an invalid
 // model exits 1 with every problem on one stderr line; usage errors exit 2.
 import Foundation

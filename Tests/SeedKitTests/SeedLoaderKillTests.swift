@@ -1,4 +1,4 @@
-// Kill -9 at several points of a first launch (DESIGN §10): during the seed's copy, between the
+// Kill -9 at several points of a first launch (docs/Architecture.md "Runs"): during the seed's copy, between the
 // batches of a merge, after its last batch (before the run ends), and after the marker is
 // written (the probe stops at the named point and the test kills it). Each time the store that is left passes SQLite's integrity check, and the next
 // prepare() ends in exactly the expected state: the seed byte for byte, or the complete merge

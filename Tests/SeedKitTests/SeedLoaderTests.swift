@@ -1,4 +1,4 @@
-// First launch, every branch of DESIGN §7: no store → the seed copied (byte for byte, atomically,
+// First launch, every branch of docs/FirstLaunch.md: no store → the seed copied (byte for byte, atomically,
 // with stale side files cleared); older or missing version → deep-copy merge that keeps the
 // user's objects and adds the seed's; same or newer version → nothing; incompatible model → an
 // error with the store untouched; cancellation → the store as it was; concurrent callers →

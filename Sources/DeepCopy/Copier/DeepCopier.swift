@@ -1,4 +1,4 @@
-// Deep copy between stores (DESIGN §6) as set-based SQL: the source is attached read-only to the
+// Deep copy between stores (docs/Architecture.md "Deep copy") as set-based SQL: the source is attached read-only to the
 // target context's connection; the rows to copy are admitted (predicates, then relationships that
 // bring their destinations along, closed over the graph); each root table gets an identity map
 // (matches by key, fresh keys for the rest) before anything is written; then rows are inserted

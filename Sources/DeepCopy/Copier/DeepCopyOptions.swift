@@ -1,4 +1,4 @@
-// What a deep copy copies and how it merges into the target (DESIGN §6).
+// What a deep copy copies and how it merges into the target (docs/Architecture.md "Deep copy").
 import GraphStore
 
 /// What a copied object does when its key matches an object already in the target.

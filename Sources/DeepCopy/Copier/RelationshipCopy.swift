@@ -1,4 +1,4 @@
-// What a copy does with one relationship's links (DeepCopyOptions.relationships, DESIGN §6):
+// What a copy does with one relationship's links (DeepCopyOptions.relationships, docs/Architecture.md "Deep copy"):
 // follow them to what is copied anyway, cut them, or bring their destinations along.
 
 /// What a deep copy does with the links of one relationship, chosen per relationship in

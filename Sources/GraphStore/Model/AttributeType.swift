@@ -1,4 +1,4 @@
-// The attribute types of the object model (DESIGN §3) and the SQLite storage class each maps to (§4).
+// The attribute types of the object model (docs/LibraryAPI.md) and the SQLite storage class each maps to (docs/StoreFormat.md).
 // Invariant: the raw values are part of the model file format and the model hash; never rename them.
 
 /// The type of an attribute's value.
@@ -54,7 +54,7 @@ public enum AttributeType: String, Sendable, Hashable, CaseIterable, Codable {
         }
     }
 
-    /// The SQLite column type that stores this attribute (DESIGN §4).
+    /// The SQLite column type that stores this attribute (docs/StoreFormat.md).
     public var sqlType: String {
         switch self {
         case .integer16, .integer32, .integer64, .boolean: "INTEGER"

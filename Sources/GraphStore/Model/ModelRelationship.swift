@@ -1,6 +1,6 @@
 // A resolved relationship: its declaration, its destination and inverse, and how the store keeps it.
 
-/// How the store keeps a relationship (DESIGN §4).
+/// How the store keeps a relationship (docs/StoreFormat.md).
 public enum RelationshipStorage: Sendable, Hashable {
     /// A to-one kept as an integer column (the destination's `pk`) on the source's root table.
     case foreignKey(column: String)

@@ -1,4 +1,4 @@
-// The rules that decide how the store keeps each relationship (DESIGN §4). Both the validator
+// The rules that decide how the store keeps each relationship (docs/StoreFormat.md). Both the validator
 // (to detect name clashes) and the resolver (to build `RelationshipStorage`) use them, so they agree.
 
 /// Naming and ownership rules for relationship storage.

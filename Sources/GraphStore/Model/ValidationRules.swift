@@ -1,4 +1,4 @@
-// Per-attribute validation rules checked when a context saves (DESIGN §3).
+// Per-attribute validation rules checked when a context saves (docs/LibraryAPI.md).
 // Invariant: rules never change the store's schema, so they are not part of the model hash.
 import Foundation
 

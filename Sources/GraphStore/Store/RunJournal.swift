@@ -1,5 +1,5 @@
 // The run journal: how a long run (an import, a copy, a first-launch merge) commits batch by
-// batch yet can leave nothing of itself behind (DESIGN §10).
+// batch yet can leave nothing of itself behind (docs/Architecture.md "Runs").
 //
 // At the start of a run the journal records, per table, the highest key in use (the
 // watermark) and installs TEMP triggers on the run's own connection that write undo SQL into

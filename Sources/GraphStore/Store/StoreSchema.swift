@@ -1,4 +1,4 @@
-// The SQL that lays out a store for a model (DESIGN §4, docs/StoreFormat.md).
+// The SQL that lays out a store for a model (docs/StoreFormat.md).
 // Invariants: the output depends only on the model (same model → same statements, same order);
 // every identifier is quoted; index names carry a prefix so they never clash with table names.
 

@@ -1,4 +1,4 @@
-// How attribute values are written to and read from SQLite columns (DESIGN §4):
+// How attribute values are written to and read from SQLite columns (docs/StoreFormat.md):
 // integers and Booleans → INTEGER; Double/Float → REAL; Decimal → TEXT (exact); String → TEXT;
 // Date → REAL seconds since 1970-01-01T00:00:00Z; Binary/Transformable → BLOB; UUID → BLOB(16);
 // URI → TEXT. Invariant: `read(column:type:)` returns exactly what `bind(_:at:)` stored.

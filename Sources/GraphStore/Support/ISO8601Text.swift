@@ -1,4 +1,4 @@
-// Fast ISO 8601 date text without Foundation's formatter (≈25 µs per date on Linux, DESIGN §9).
+// Fast ISO 8601 date text without Foundation's formatter (≈25 µs per date on Linux, docs/Performance.md).
 // Invariant: `string(from:)` output is always accepted by `date(from:)` and round-trips to the
 // same millisecond; output is UTC with a `Z` suffix and milliseconds only when non-zero.
 import Foundation

@@ -1,4 +1,4 @@
-// FieldPath: a precompiled path from a record to one of its values (DESIGN §5 "Fields").
+// FieldPath: a precompiled path from a record to one of its values (docs/PlanFormat.md).
 // Parsed once, evaluated per record without allocating when it matches at most one node.
 
 /// A precompiled path to a value inside a record.

@@ -1,5 +1,5 @@
 // RecordPath: which values of a JSON document, or which elements of an XML document, are
-// records (DESIGN §5 "Records"). Parsed with the same lexer as field paths.
+// records (docs/PlanFormat.md). Parsed with the same lexer as field paths.
 
 /// The JSON records selector: keys, `[*]` and `[n]` from the root.
 struct JSONRecordPath: Sendable {

@@ -1,4 +1,4 @@
-// The error of one value that does not coerce to its attribute's type (DESIGN §5: a record error,
+// The error of one value that does not coerce to its attribute's type (docs/PlanFormat.md: a record error,
 // never a silent 0).
 // Invariant: position-free (no file, line or field) — the import wraps it with the record's
 // position; `value` is at most `CoercionError.maximumValueLength` characters plus an ellipsis.

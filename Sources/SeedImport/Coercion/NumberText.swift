@@ -1,5 +1,5 @@
 // Decimal numbers written as UTF-8 text, converted to Int64, Double and Decimal without building a
-// String (DESIGN §9: ~7M values per import run).
+// String (docs/Performance.md: ~7M values per import run).
 // Invariants: `init(scanning:)` accepts exactly `[+-]? (digits [. digits?] | . digits) ([eE] [+-]? digits)?`
 // — no white space, NaN, infinity, hex or digit separators; integer and decimal conversions are
 // exact or throw, never round; Double is the correctly rounded nearest value.

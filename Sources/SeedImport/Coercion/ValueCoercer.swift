@@ -1,5 +1,5 @@
 // ValueCoercer: turns one source value (a record field, a constant, a split CSV part) into the
-// value of one attribute, following the attribute's type and the mapping's options (DESIGN §5).
+// value of one attribute, following the attribute's type and the mapping's options (docs/PlanFormat.md).
 // Invariants: compiled once per (attribute, mapping), so per-value work allocates nothing for
 // numbers, Booleans, dates and UUIDs; the default value and any constant are coerced at setup
 // (a bad one is a setup error, never a record error); a value that does not coerce throws,

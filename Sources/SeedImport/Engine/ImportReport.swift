@@ -1,5 +1,5 @@
 // What an import did: per-entity counts, the errors, and the time it took. Encodes as the
-// `--json` report of DESIGN §8.
+// `--json` report of docs/CLI.md.
 
 /// Per-entity counts of an import or copy.
 public struct EntityCounts: Sendable, Hashable, Encodable {

@@ -1,4 +1,4 @@
-// Parsing overlapped with writing (DESIGN §2): a reader thread reads records and prepares them
+// Parsing overlapped with writing (docs/Architecture.md): a reader thread reads records and prepares them
 // (field access and coercion, which never touch a context) into batches in a small bounded
 // queue that the writing thread drains.
 // Invariants: at most `capacity` batches wait in the queue (memory stays bounded); the reader

@@ -1,5 +1,5 @@
 // The keys an import run inserted into a store it created, with the row each one names: the
-// one structure of an import that grows with the input (DESIGN §9 allows nothing else to), so
+// one structure of an import that grows with the input (docs/Performance.md "Memory"), so
 // its entries are kept small. A row is packed into 8 bytes — the entity's store ID in the low
 // 16 bits, the primary key in the high 48 — rather than a 16-byte RowReference, which takes a
 // fifth off every bucket of the index's hash tables (24-byte key, 8-byte row).

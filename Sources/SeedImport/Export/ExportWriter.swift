@@ -1,6 +1,6 @@
 // Writers for exported objects, one per format, each streaming rows to a file handle.
 // Invariant: what a writer writes reads back through the matching RecordReaders reader with
-// fields named after the properties (the round trip of DESIGN §8).
+// fields named after the properties (the round trip of docs/CLI.md).
 import Foundation
 import GraphStore
 

@@ -1,7 +1,7 @@
 // Exports one entity's objects in primary-key order, a page at a time: attributes by name
 // (dates ISO 8601 UTC, binary base64), relationships as the destination's unique key (to-one)
 // or a list of keys (to-many, in order when ordered) — so an export re-imports through a plan
-// that names only the entity and its key (DESIGN §8).
+// that names only the entity and its key (docs/CLI.md).
 // Invariant: memory stays bounded (one page of objects at a time).
 import Foundation
 import GraphStore

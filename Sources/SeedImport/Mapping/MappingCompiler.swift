@@ -1,5 +1,5 @@
 // Compiles plan mappings against the model: resolves names to slots, applies the conventions of
-// DESIGN §5 (field = attribute name or `mappedKeyName`; match = `relatedByAttribute` or the
+// docs/PlanFormat.md (field = attribute name or `mappedKeyName`; match = `relatedByAttribute` or the
 // destination's unique constraint), builds coercers, and recurses into nested mappings.
 // Invariant: a plan that passed PlanValidator compiles; anything else fails with a PlanError
 // naming the source and key.

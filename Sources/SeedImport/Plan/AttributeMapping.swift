@@ -5,7 +5,7 @@
 /// In a plan file: `price: price` (a field), or
 /// `added: {field: added, date: iso8601}`, `source: {value: "catalog"}`.
 public struct AttributeMapping: Sendable, Hashable {
-    /// The field path in the record (see DESIGN §5 "Fields").
+    /// The field path in the record (see docs/PlanFormat.md).
     public var field: String?
     /// A constant value (text, coerced like a field's value) instead of a field.
     public var value: String?

@@ -1,4 +1,4 @@
-// The Swift twin of a plan file (DESIGN §5): what to import, from which files, into which
+// The Swift twin of a plan file (docs/PlanFormat.md): what to import, from which files, into which
 // entities, and how. Plan files (YAML or JSON) decode into these types; code can build them directly.
 // Invariant: these names are a user-facing contract shared with the plan-file format.
 
@@ -30,7 +30,7 @@ public struct ImportPlan: Sendable, Hashable {
     /// The folder that relative paths start from (the plan file's folder).
     public var baseDirectory: String
 
-    /// A plan with the defaults of DESIGN §5.
+    /// A plan with the defaults of docs/PlanFormat.md.
     public init(
         model: String? = nil, store: String? = nil, seedVersion: String? = nil, batchSize: Int = 5000,
         onError: ErrorPolicy = .abort, maxErrors: Int = 100, rejects: String? = nil,

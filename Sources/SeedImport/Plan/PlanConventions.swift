@@ -1,4 +1,4 @@
-// The model conventions of DESIGN §5, so a model alone can drive an import: which field feeds
+// The model conventions of docs/PlanFormat.md, so a model alone can drive an import: which field feeds
 // each attribute when a plan says nothing (or only options), and which destination attribute a
 // relationship's values match when the plan gives no `match:`.
 // Invariants: explicit plan settings always win over conventions; conventions only read the

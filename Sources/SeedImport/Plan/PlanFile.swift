@@ -1,4 +1,4 @@
-// Plan files (DESIGN §5, docs/PlanFormat.md): reading a YAML or JSON plan into an `ImportPlan`
+// Plan files (docs/PlanFormat.md): reading a YAML or JSON plan into an `ImportPlan`
 // plus the positions of everything in it. Both syntaxes go through Yams' node tree, so every
 // problem, syntax or schema, names `plan.yaml:line:column`.
 // Invariants: parsing reports every problem it finds (never only the first), and a plan is only

@@ -7,7 +7,7 @@
 import RecordReaders
 import Yams
 
-/// The keys each kind of mapping in a plan file allows (DESIGN §5, docs/PlanFormat.md).
+/// The keys each kind of mapping in a plan file allows (docs/PlanFormat.md).
 enum PlanFileKeys {
     static let plan = ["model", "store", "seed", "batchSize", "onError", "maxErrors", "rejects", "sources"]
     static let seed = ["version"]

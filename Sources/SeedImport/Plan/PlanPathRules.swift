@@ -1,5 +1,5 @@
 // What the field and records paths of a plan must look like for their source's format
-// (DESIGN §5 "Fields" and "Records"): syntax through RecordReaders' own parser, plus the rules
+// (docs/PlanFormat.md): syntax through RecordReaders' own parser, plus the rules
 // that depend on the format (`#3` columns are CSV's, `@attribute` steps and `[n]` are not XML
 // record paths' …).
 // Invariant: a path these rules accept is one `FieldPath(parsing:)` accepts, and a records path

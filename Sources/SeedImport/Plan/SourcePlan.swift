@@ -43,7 +43,7 @@ public struct SourcePlan: Sendable, Hashable {
         set { mapping.key = newValue }
     }
 
-    /// Attribute mappings; nil maps every field to the attribute of the same name (DESIGN §5).
+    /// Attribute mappings; nil maps every field to the attribute of the same name (docs/PlanFormat.md).
     public var attributes: [String: AttributeMapping]? {
         get { mapping.attributes }
         set { mapping.attributes = newValue }

@@ -1,4 +1,4 @@
-// Seed builds (DESIGN §7): run a plan into a temporary file, validate the whole graph, write the
+// Seed builds (docs/FirstLaunch.md): run a plan into a temporary file, validate the whole graph, write the
 // seed's metadata (version, model hash, source checksums, generator), build indexes, ANALYZE,
 // VACUUM, switch to a single-file journal, and rename the result into place atomically.
 // Invariants: the same inputs give a byte-identical file (no timestamps or random UUIDs: the

@@ -1,4 +1,4 @@
-// First launch (DESIGN §7): bring the bundled seed into the user's store exactly once, deciding
+// First launch (docs/FirstLaunch.md): bring the bundled seed into the user's store exactly once, deciding
 // from the store's metadata — never from a flag set too early.
 //
 //   user store                          action
@@ -54,7 +54,7 @@ public final class SeedLoader: Sendable {
         (progress, continuation) = AsyncStream.makeStream(of: Progress.self, bufferingPolicy: .bufferingNewest(64))
     }
 
-    /// Brings the seed into the user's store as DESIGN §7 decides (see ``Outcome``).
+    /// Brings the seed into the user's store as docs/FirstLaunch.md decides (see ``Outcome``).
     ///
     /// - Throws: ``SeedLoadError`` (incompatible model, no version to compare, a file error),
     ///   `CancellationError`, or the merge's or import's error; the user's store is then as it

@@ -1,4 +1,4 @@
-// The merge of a newer seed store into the user's store (DESIGN §7): a deep copy from a private
+// The merge of a newer seed store into the user's store (docs/FirstLaunch.md): a deep copy from a private
 // copy of the seed, objects matched by key with the caller's conflict policy, and `seed.version`
 // written in the transaction that ends the copy's run.
 // Cancellation without a cancellation hook in DeepCopier: the progress callback (which runs

@@ -1,4 +1,4 @@
-// How a store's `seed.version` compares with a seed's (the decision of DESIGN §7).
+// How a store's `seed.version` compares with a seed's (the decision of docs/FirstLaunch.md).
 // Versions that are both dotted numbers ("2026.11", "1.2.0") compare numerically, component by
 // component, missing components counting as 0 ("1.2" == "1.2.0", "2026.9" < "2026.11"). Anything
 // else compares as text: equal strings are the same version, different ones are "different"

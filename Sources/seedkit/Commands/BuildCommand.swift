@@ -20,7 +20,7 @@ struct BuildCommand: AsyncParsableCommand {
     @OptionGroup var reporting: OutputOptions
 
     /// The `--json` report: the import report's keys at the top level (`entities`, `errors`,
-    /// `seconds`, … as DESIGN §8 asks of every import, build and copy) plus `path` and `checksum`.
+    /// `seconds`, … as docs/CLI.md asks of every import, build and copy) plus `path` and `checksum`.
     struct Report: Encodable {
         var build: ImportReport
         var path: String

@@ -1,5 +1,5 @@
 // `seedkit check`: streams a source file through its record reader without importing it
-// (DESIGN §8). Exit 0 with the record count when the file is well-formed; exit 1 with the
+// (docs/CLI.md). Exit 0 with the record count when the file is well-formed; exit 1 with the
 // first error's position on one stderr line when not; exit 2 on a usage error.
 import ArgumentParser
 import RecordReaders

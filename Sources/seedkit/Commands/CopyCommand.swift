@@ -1,7 +1,7 @@
 // `seedkit copy --from SRC --to DST [--entities A,B] [--where "Entity: predicate"]…
 // [--cut Entity.relationship]… [--bring-along Entity.relationship]…
 // [--on-conflict update|keep|fail] [--batch-size N] [--json] [--quiet]`: deep copy of object graphs
-// between stores, with progress on standard error (DESIGN §8).
+// between stores, with progress on standard error (docs/CLI.md).
 import ArgumentParser
 import DeepCopy
 import Foundation
@@ -151,7 +151,7 @@ struct CopyCommand: ParsableCommand {
 }
 
 extension CopyCommand {
-    /// The `--json` report (DESIGN §8): per entity the counts every report has (`inserted`,
+    /// The `--json` report (docs/CLI.md): per entity the counts every report has (`inserted`,
     /// `updated`, `unchanged`, `rejected`) beside the copy's own (`copied`, `matched`,
     /// `skipped`); the errors (the one that stopped a failed copy); warnings; seconds.
     struct JSONReport: Encodable {

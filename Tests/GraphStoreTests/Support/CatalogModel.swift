@@ -1,4 +1,4 @@
-// The catalog model of DESIGN §9, built in Swift, shared by the GraphStore tests.
+// The catalog model of docs/Performance.md, built in Swift, shared by the GraphStore tests.
 @testable import GraphStore
 
 enum CatalogModel {

@@ -1,4 +1,4 @@
-// The import's key index is the one structure that grows with the input (DESIGN §9: memory
+// The import's key index is the one structure that grows with the input (docs/Performance.md: memory
 // must not grow except for the key index), so the size of its entries is part of the memory
 // budget: a million keys take a dictionary of 2^21 buckets.
 import Foundation

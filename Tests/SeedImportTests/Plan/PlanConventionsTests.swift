@@ -1,4 +1,4 @@
-// Tests for the model conventions of DESIGN §5 (mappedKeyName, relatedByAttribute, unique
+// Tests for the model conventions of docs/PlanFormat.md (mappedKeyName, relatedByAttribute, unique
 // constraints) and the small helpers behind plan messages: suggestions and first-bytes sniffing.
 import Foundation
 import GraphStore

@@ -8,7 +8,7 @@ import Testing
 
 @Suite("Plan files: parsing")
 struct PlanFileParsingTests {
-    /// The plan of DESIGN §5, as `catalog.yaml` and `catalog.plan.json` (tab-indented) both give it.
+    /// The plan of docs/PlanFormat.md, as `catalog.yaml` and `catalog.plan.json` (tab-indented) both give it.
     private func expectDesignExample(_ plan: ImportPlan) throws {
         #expect(plan.model == "Catalog.xcdatamodeld")
         #expect(plan.store == "Catalog.sqlite")

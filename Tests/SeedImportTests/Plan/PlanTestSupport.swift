@@ -1,4 +1,4 @@
-// Shared helpers for the plan tests: the fixture folder, a catalog model in the shape of DESIGN §9
+// Shared helpers for the plan tests: the fixture folder, a catalog model in the shape of docs/Performance.md
 // (plus the odd attributes and entities the validator's checks need), and short ways to parse
 // plan text and collect its problems.
 import Foundation
@@ -17,7 +17,7 @@ func planFixture(_ name: String) -> String {
     planFixtures + "/" + name
 }
 
-/// The catalog model: Unit, Location, Tag, Item, ShoppingList (DESIGN §9), plus an abstract Shelf
+/// The catalog model: Unit, Location, Tag, Item, ShoppingList (docs/Performance.md), plus an abstract Shelf
 /// with a concrete TopShelf, and attributes of every kind the checks care about.
 let catalogModel: ObjectModel = {
     do {

@@ -1,4 +1,4 @@
-// The order of attribute values, exactly as SQLite orders their stored representations (DESIGN §4):
+// The order of attribute values, exactly as SQLite orders their stored representations (docs/StoreFormat.md):
 // numbers numerically (integers exactly against doubles, decimals as doubles, Booleans as 0/1),
 // strings and URIs by UTF-8 bytes, dates by seconds, bytes and UUIDs like memcmp.
 // Invariant: `compare` agrees with the SQL that `FetchQueryBuilder` generates for the same values.

@@ -1,4 +1,4 @@
-// Turns a fetch request into SQL over the store layout of DESIGN §4: the fetched entity's root
+// Turns a fetch request into SQL over the store layout of docs/StoreFormat.md: the fetched entity's root
 // table as alias t0, LEFT JOINs for to-one key paths, an entity filter, the predicate, the
 // sort descriptors and the limit.
 // Invariants: the request is fully checked against the model in `init` (so a builder that exists
