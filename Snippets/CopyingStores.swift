@@ -10,18 +10,18 @@ import GraphStore
 import Foundation
 import SeedKit
 
-let folder = FileManager.default.temporaryDirectory
+let outputFolder = FileManager.default.temporaryDirectory
     .appendingPathComponent("seedkit-copying-stores-\(ProcessInfo.processInfo.processIdentifier)").path
-try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+try FileManager.default.createDirectory(atPath: outputFolder, withIntermediateDirectories: true)
 let seedPath = try await SeedBuilder(planFile: "SeedData/Catalog/catalog-csv.yaml")
-    .build(to: folder + "/Seed.sqlite").path
+    .build(to: outputFolder + "/Seed.sqlite").path
 
 // snippet.show
 // snippet.copy
 var readOnly = StoreOptions()
 readOnly.readOnly = true
 let seed = try PersistentStore.open(at: seedPath, options: readOnly)
-let user = try PersistentStore.open(at: folder + "/User.sqlite", model: seed.model)
+let user = try PersistentStore.open(at: outputFolder + "/User.sqlite", model: seed.model)
 
 var options = DeepCopyOptions()
 options.predicates = ["Item": try FetchPredicate(format: "price < %@", 2.0)]
@@ -41,4 +41,4 @@ for difference in try StoreDiff(seed, user).differences(limit: 5) {
 // snippet.end
 
 // snippet.hide
-try FileManager.default.removeItem(atPath: folder)
+try FileManager.default.removeItem(atPath: outputFolder)

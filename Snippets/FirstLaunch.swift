@@ -9,13 +9,13 @@ import Foundation
 import SeedKit
 
 // snippet.hide
-let folder = FileManager.default.temporaryDirectory
+let outputFolder = FileManager.default.temporaryDirectory
     .appendingPathComponent("seedkit-first-launch-\(ProcessInfo.processInfo.processIdentifier)").path
-try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+try FileManager.default.createDirectory(atPath: outputFolder, withIntermediateDirectories: true)
 // At build time (seedkit build, or the SeedKitPlugin build plugin): the seed store the app bundles.
 let seedPath = try await SeedBuilder(planFile: "SeedData/Catalog/catalog-csv.yaml")
-    .build(to: folder + "/Seed.sqlite").path
-let supportDirectory = folder + "/Application Support"
+    .build(to: outputFolder + "/Seed.sqlite").path
+let supportDirectory = outputFolder + "/Application Support"
 
 // snippet.show
 // snippet.prepare
@@ -54,4 +54,4 @@ print(again)  // upToDate(version: "2026.11")
 // snippet.end
 
 // snippet.hide
-try FileManager.default.removeItem(atPath: folder)
+try FileManager.default.removeItem(atPath: outputFolder)

@@ -8,16 +8,16 @@ import Foundation
 import SeedKit
 
 // snippet.hide
-let folder = FileManager.default.temporaryDirectory
+let outputFolder = FileManager.default.temporaryDirectory
     .appendingPathComponent("seedkit-getting-started-\(ProcessInfo.processInfo.processIdentifier)").path
-try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+try FileManager.default.createDirectory(atPath: outputFolder, withIntermediateDirectories: true)
 
 // snippet.show
 // snippet.build
 // A plan names the model, the sources and how records become objects.
 // The builder runs it into one validated, self-contained store file.
 let built = try await SeedBuilder(planFile: "SeedData/Catalog/catalog-csv.yaml")
-    .build(to: folder + "/Catalog.sqlite")
+    .build(to: outputFolder + "/Catalog.sqlite")
 print(built.report.summary)
 print("built \(built.path) (sha256 \(built.checksum.prefix(16))…)")
 // snippet.end
@@ -41,4 +41,4 @@ print(cheapest)
 // snippet.end
 
 // snippet.hide
-try FileManager.default.removeItem(atPath: folder)
+try FileManager.default.removeItem(atPath: outputFolder)

@@ -9,16 +9,16 @@ import Foundation
 import SeedImport
 
 // snippet.hide
-let folder = FileManager.default.temporaryDirectory
+let outputFolder = FileManager.default.temporaryDirectory
     .appendingPathComponent("seedkit-running-a-plan-\(ProcessInfo.processInfo.processIdentifier)").path
-try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+try FileManager.default.createDirectory(atPath: outputFolder, withIntermediateDirectories: true)
 
 // snippet.show
 // snippet.run
 var options = ImportOptions()
-options.store = folder + "/Catalog.sqlite"  // instead of the plan's store:
+options.store = outputFolder + "/Catalog.sqlite"  // instead of the plan's store:
 options.onError = .skip  // bad records are refused and written to the rejects file
-options.rejects = folder + "/rejects.jsonl"
+options.rejects = outputFolder + "/rejects.jsonl"
 do {
     let importer = try Importer(planFile: "SeedData/Catalog/catalog-csv.yaml", options: options)
     let watcher = Task {
@@ -38,15 +38,15 @@ do {
 
 // snippet.swift-plan
 // The same kind of plan, built in Swift: units from a CSV file, matched by name.
-try "name\nkg\npiece\n".write(toFile: folder + "/units.csv", atomically: true, encoding: .utf8)
+try "name\nkg\npiece\n".write(toFile: outputFolder + "/units.csv", atomically: true, encoding: .utf8)
 var units = SourcePlan(file: "units.csv", entity: "Unit", key: ["name"])
 units.mapping.attributes = ["name": AttributeMapping(field: "name")]
 let plan = ImportPlan(
     model: FileManager.default.currentDirectoryPath + "/SeedData/Catalog/Catalog.yaml",
-    store: "Units.sqlite", sources: [units], baseDirectory: folder)
+    store: "Units.sqlite", sources: [units], baseDirectory: outputFolder)
 let report = try await Importer(plan: plan).run()
 print(report.entities["Unit"]?.inserted ?? 0)  // 2
 // snippet.end
 
 // snippet.hide
-try FileManager.default.removeItem(atPath: folder)
+try FileManager.default.removeItem(atPath: outputFolder)
