@@ -30,6 +30,11 @@ let package = Package(
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]
         ),
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
 
         // The object graph: model, SQLite store, contexts, objects, fetches.
         .target(
@@ -41,10 +46,10 @@ let package = Package(
             ]
         ),
 
-        // Streaming CSV, JSON/NDJSON and XML record readers.
+        // Streaming CSV, JSON/NDJSON and XML record readers (plain or gzip input).
         .target(
             name: "RecordReaders",
-            dependencies: ["CLibXML2"]
+            dependencies: ["CLibXML2", "CZlib"]
         ),
 
         // Plan-driven import: plans, coercion, key matching, batched saves.
@@ -92,7 +97,7 @@ let package = Package(
         // A seeded mutation fuzzer for the record readers (see docs/Fuzzing.md).
         .executableTarget(
             name: "seedkit-fuzz",
-            dependencies: ["RecordReaders"]
+            dependencies: ["RecordReaders", "CZlib"]
         ),
 
         // Benchmarks (docs/Performance.md).
@@ -115,7 +120,11 @@ let package = Package(
             dependencies: ["GraphStore"],
             exclude: ["Fixtures"]
         ),
-        .testTarget(name: "RecordReadersTests", dependencies: ["RecordReaders"]),
+        .testTarget(
+            name: "RecordReadersTests",
+            dependencies: ["RecordReaders", "CZlib"],
+            exclude: ["Fixtures"]
+        ),
         .testTarget(name: "SeedKitTests", dependencies: ["SeedKit", "seedkit-loader-probe"]),
         .testTarget(name: "DeepCopyTests", dependencies: ["DeepCopy", "SeedImport"]),
         .testTarget(
