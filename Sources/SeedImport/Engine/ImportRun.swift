@@ -213,7 +213,7 @@ final class ImportRun {
         for item in records {
             report.records += 1
             switch item.prepared {
-            case .success(let object): prepared.append((object, item.record))
+            case .success(let object): if let record = item.record { prepared.append((object, record)) }
             case .failure(let error): try reject(error, record: item.record, entity: entity)
             }
         }
@@ -235,7 +235,9 @@ final class ImportRun {
     }
 
     /// Applies prepared records to objects of the context (the object path).
-    private func applyBatch(_ prepared: [(PreparedObject, SourceRecord)], mapping: CompiledMapping, writers: BatchWriters)
+    private func applyBatch(
+        _ prepared: [(PreparedObject, SourceRecord)], mapping: CompiledMapping, writers: BatchWriters
+    )
         throws
     {
         var wanted: [LookupID: Set<KeyValue>] = [:]
@@ -458,6 +460,7 @@ final class ImportRun {
         if let quote = options.quote { csv.quote = quote.utf8.first }
         if let header = options.header { csv.hasHeader = header }
         if let ragged = options.allowRagged { csv.allowRagged = ragged }
+        if let strict = options.strict { csv.strict = strict }
         return csv
     }
 }
