@@ -5,11 +5,11 @@
 // single copy: no per-field copying, and the UTF-8 check only runs when a word read held a
 // non-ASCII byte. A quoted field with doubled quotes is the one value that differs from its
 // source bytes: it is unescaped into the builder's bytes, which the storage appends after the
-// row's. A quote inside an unquoted field is data, as the byte-exact path has it (unless
-// `strict`). Anything else out of the ordinary — a row reaching the last bytes of the window, a
-// syntax or UTF-8 error, a wrong field count, a limit crossed — abandons the fast path with
-// the reader unchanged, and CSVRowScanner reads the row (or reports its error) the byte-exact
-// way, so both paths give the same records, positions and errors.
+// row's. Anything else out of the ordinary — a row reaching the last bytes of the window, a
+// quote inside an unquoted field (data unless `strict`: rare, and checking for it here would
+// slow every row), a syntax or UTF-8 error, a wrong field count, a limit crossed — abandons the
+// fast path with the reader unchanged, and CSVRowScanner reads the row (or reports its error)
+// the byte-exact way, so both paths give the same records, positions and errors.
 
 private let carriageReturn = UInt8(ascii: "\r")
 private let lineFeed = UInt8(ascii: "\n")
@@ -125,11 +125,7 @@ extension CSVReader {
                     field.valueCount = Int32(truncatingIfNeeded: closingQuote - segment)
                 }
             } else {
-                guard var found = stops.next() else { return nil }
-                while base[found] == dialect.quote {  // a quote inside an unquoted field is data
-                    guard !dialect.strict, let next = stops.next() else { return nil }
-                    found = next
-                }
+                guard let found = stops.next(), base[found] != dialect.quote else { return nil }
                 stop = found
                 field.valueStart = Int32(truncatingIfNeeded: index - rowStart)
                 field.valueCount = Int32(truncatingIfNeeded: found - index)
