@@ -120,12 +120,35 @@ struct CSVRecoveryTests {
 
     @Test func aStrayQuotePairedWithALaterRowsQuoteLosesNoRow() {
         // `"abc⏎2,` closes at the quote of `"def"`, and `d` follows it: the broken row is line 2
-        // alone, and line 3 reads as the record it is.
+        // alone, broken at its quote, and line 3 reads as the record it is.
         #expect(
             outcomes("a,b\n1,\"abc\r\n2,\"def\"\n3,x\n") == [
-                "broken 3:4 @15 #1: text after closing quote | 2:1 @4 | 1,\"abc",
+                "broken 2:3 @6 #1: unterminated quoted field | 2:1 @4 | 1,\"abc",
                 "record #2 3:1 @12 [\"2\", \"def\"]",
                 "record #3 4:1 @20 [\"3\", \"x\"]",
+            ])
+    }
+
+    @Test func aRowBrokenByQuotesEndsOnTheLineWhereTheFailingQuoteOpens() {
+        // A later field fails after a quoted line break that paired up: the row reaches that line.
+        #expect(
+            outcomes("a,b,c\n1,\"x\ny\",\"c\"d\n2,3,4\n") == [
+                "broken 3:7 @17 #1: text after closing quote | 2:1 @6 | 1,\"x\ny\",\"c\"d",
+                "record #2 4:1 @19 [\"2\", \"3\", \"4\"]",
+            ])
+        // The field that fails spans lines: the row breaks at its quote, and the error is there
+        // (or at the row's first error under strict), inside the row's text.
+        let strict = ReaderOptions(csv: CSVOptions(strict: true))
+        #expect(
+            outcomes("a,b,c\n1,\"x\ny\"z,w\"v\n2,3,4\n", options: strict) == [
+                "broken 2:3 @8 #1: unterminated quoted field | 2:1 @6 | 1,\"x",
+                "broken 3:2 @12 #2: quote in unquoted field | 3:1 @11 | y\"z,w\"v",
+                "record #3 4:1 @19 [\"2\", \"3\", \"4\"]",
+            ])
+        #expect(
+            outcomes("a,b\n1\"2,\"x\ny\"z\n", options: strict) == [
+                "broken 2:2 @5 #1: quote in unquoted field | 2:1 @4 | 1\"2,\"x",
+                "broken 3:2 @12 #2: quote in unquoted field | 3:1 @11 | y\"z",
             ])
     }
 

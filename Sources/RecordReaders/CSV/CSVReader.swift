@@ -33,8 +33,8 @@ public struct CSVReader: RecordReader {
     public private(set) var recordsRead = 0
     /// Rows read so far, broken ones included (record numbers count them).
     private var rowsRead = 0
-    /// The offset of the first line end inside the quotes of the row being scanned.
-    var rowFirstLineEnd: Int?
+    /// The quoted field being scanned, while it is open (and after an error inside it).
+    var openQuotedField: OpenQuotedField?
     /// The first quote inside an unquoted field of the row being scanned, under `strict`.
     var strictQuoteError: RecordReaderError?
 
@@ -128,6 +128,15 @@ public struct CSVReader: RecordReader {
         recordsRead += 1
         rowsRead += 1
         return SourceRecord(storage: builder.finish(context: context))
+    }
+
+    /// A quoted field being scanned: where its opening quote is, and its first line break.
+    struct OpenQuotedField {
+        let line: Int
+        let column: Int
+        let offset: Int
+        /// The offset of the first line break (CR or LF) inside the quotes, if any.
+        var lineBreak: Int?
     }
 
     /// Resolves a header name (the whole path text) to its column index.

@@ -14,9 +14,9 @@
 // is scanned. A row that reads to its end but is refused (field count, UTF-8, a quote under
 // `strict`) is one broken record up to its line end. A row whose quotes do not pair up (text
 // after a closing quote, a quoted field open at the end of the input, or too long after a
-// line break) is a broken record up to the end of the line it starts on, and reading resumes
-// on the next line, so lines a stray quote swallowed are read again. Both are thrown with the
-// record (`RecordReaderError.brokenRecord`) once the reader stands after it.
+// line break) is a broken record up to the end of the line where that quoted field opens, and
+// reading resumes on the next line, so lines a stray quote swallowed are read again. Both are
+// thrown with the record (`RecordReaderError.brokenRecord`) once the reader stands after it.
 
 private let carriageReturn = UInt8(ascii: "\r")
 private let lineFeed = UInt8(ascii: "\n")
@@ -34,7 +34,7 @@ extension CSVReader {
             line: lines.line, lineStart: lines.lineStart, offset: input.offset, recordNumber: recordNumber)
         input.retain(from: start.offset)
         defer { input.releaseRetained() }
-        rowFirstLineEnd = nil
+        openQuotedField = nil
         strictQuoteError = nil
         builder.appendNode(
             Node(
@@ -90,23 +90,31 @@ extension CSVReader {
     }
 
     /// `error` as a broken row whose quotes do not pair up, with the input moved to the line
-    /// after the row's first; or `error` itself when reading cannot go on (I/O, and limits
-    /// crossed on the row's first line).
+    /// after the one where the quoted field that failed opens; or `error` itself when reading
+    /// cannot go on (I/O, and limits crossed outside a quoted field with a line break). A field
+    /// that spans lines breaks at its opening quote ("unterminated quoted field", or the size
+    /// limit it grew past), so the error lies in the broken row's text.
     private mutating func brokenByQuotes(_ error: RecordReaderError, start: RowStart) throws(RecordReaderError)
         -> RecordReaderError
     {
-        guard error.kind == .syntax || (error.kind == .limit && rowFirstLineEnd != nil) else { return error }
-        let reported = strictQuoteError ?? error
+        guard let field = openQuotedField, error.kind == .syntax || (error.kind == .limit && field.lineBreak != nil)
+        else { return error }
+        var reported = error
         let end: Int
-        if let first = rowFirstLineEnd {
-            input.rewind(to: first)
-            end = first
+        if let lineBreak = field.lineBreak {
+            input.rewind(to: lineBreak)
+            end = lineBreak
+            lines.line = field.line
+            lines.lineStart = field.offset - field.column + 1
+            if error.kind == .syntax {
+                reported = RecordReaderError(
+                    .syntax, "unterminated quoted field", file: input.name, line: field.line, column: field.column,
+                    byteOffset: field.offset, recordNumber: start.recordNumber)
+            }
         } else {
             end = try skipToLineEnd()
         }
-        let broken = broken(reported, start: start, end: end)
-        lines.line = start.line
-        lines.lineStart = start.lineStart
+        let broken = broken(strictQuoteError ?? reported, start: start, end: end)
         if try input.peek() != nil { try consumeLineEnd() }
         return broken
     }
@@ -228,7 +236,8 @@ extension CSVReader {
     }
 
     private mutating func scanQuoted(quote: UInt8, sizes: SizeCheck) throws(RecordReaderError) -> UInt8? {
-        let open = (line: lines.line, column: lines.column(of: input.offset), offset: input.offset)
+        let open = OpenQuotedField(line: lines.line, column: lines.column(of: input.offset), offset: input.offset)
+        openQuotedField = open
         input.position += 1
         while true {
             let base = input.base
@@ -250,13 +259,17 @@ extension CSVReader {
             let byte = base[cursor]
             input.position += 1
             if byte == quote {
-                guard let after = try input.peek() else { return nil }
+                guard let after = try input.peek() else {
+                    openQuotedField = nil
+                    return nil
+                }
                 if after == quote {
                     builder.append(quote)
                     input.position += 1
                     continue
                 }
                 if after == dialect.delimiter || after == carriageReturn || after == lineFeed {
+                    openQuotedField = nil
                     return after
                 }
                 throw error(
@@ -264,7 +277,7 @@ extension CSVReader {
                     recordNumber: sizes.recordNumber)
             }
             builder.append(byte)  // a line end inside quotes is data
-            if rowFirstLineEnd == nil { rowFirstLineEnd = input.offset - 1 }
+            if openQuotedField?.lineBreak == nil { openQuotedField?.lineBreak = input.offset - 1 }
             if byte == carriageReturn, try input.peek() == lineFeed {
                 builder.append(lineFeed)
                 input.position += 1
