@@ -97,7 +97,7 @@ let package = Package(
         // A seeded mutation fuzzer for the record readers (see docs/Fuzzing.md).
         .executableTarget(
             name: "seedkit-fuzz",
-            dependencies: ["RecordReaders", "CZlib"]
+            dependencies: ["RecordReaders"]
         ),
 
         // Benchmarks (docs/Performance.md).
@@ -122,7 +122,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RecordReadersTests",
-            dependencies: ["RecordReaders", "CZlib"],
+            dependencies: ["RecordReaders"],
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "SeedKitTests", dependencies: ["SeedKit", "seedkit-loader-probe"]),

@@ -53,9 +53,9 @@ enum FuzzOptions {
         case .plain:
             return input
         case .gzip:
-            return GzipWriter.compress(input)
+            return GzipCompression.compress(input) ?? input
         case .corruptGzip(let index, let mask):
-            var compressed = GzipWriter.compress(input)
+            guard var compressed = GzipCompression.compress(input) else { return input }
             compressed[index % compressed.count] ^= mask
             return compressed
         }

@@ -2,7 +2,6 @@
 // plain text (positions count decompressed bytes), progress counts compressed bytes, several
 // members are one text, and a corrupt, truncated or non-gzip stream is a `.compression`
 // error at its offset in the compressed file — at every chunk size.
-import CZlib
 import Testing
 
 @testable import RecordReaders
@@ -11,26 +10,9 @@ import Testing
     import Glibc
 #endif
 
-/// `bytes` compressed as one gzip member (zlib's deflate with gzip framing).
-func gzip(_ bytes: [UInt8], level: Int32 = 6) -> [UInt8] {
-    var stream = z_stream()
-    let status = deflateInit2_(
-        &stream, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
-    precondition(status == Z_OK, "deflateInit2 failed")
-    defer { deflateEnd(&stream) }
-    var input = bytes
-    var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, UInt(bytes.count))) + 32)
-    let written = input.withUnsafeMutableBufferPointer { source in
-        output.withUnsafeMutableBufferPointer { destination in
-            stream.next_in = source.baseAddress
-            stream.avail_in = UInt32(source.count)
-            stream.next_out = destination.baseAddress
-            stream.avail_out = UInt32(destination.count)
-            precondition(deflate(&stream, Z_FINISH) == Z_STREAM_END, "deflate did not finish")
-            return destination.count - Int(stream.avail_out)
-        }
-    }
-    return Array(output[0..<written])
+/// `bytes` as one gzip member.
+func gzip(_ bytes: [UInt8], level: Int = 6) -> [UInt8] {
+    GzipCompression.compress(bytes, level: level) ?? []
 }
 
 @Suite("Gzip input")

@@ -9,18 +9,6 @@ import Testing
 @testable import SeedImport
 
 @Suite struct BrokenRecordImportTests {
-    static let plan = """
-        model: Catalog.yaml
-        store: Catalog.sqlite
-        rejects: rejects.jsonl
-        batchSize: 2
-        sources:
-          - file: items.csv
-            entity: Item
-            key: [sku]
-            attributes: {sku: sku, name: name, price: price, quantity: quantity}
-        """
-
     /// Rows 1, 3, 5 and 7 are broken: too many fields, an unterminated quote (which swallows the
     /// rest of the file until the reader ends it at its line end), a byte that is not UTF-8, too
     /// few fields.
@@ -28,7 +16,7 @@ import Testing
         Array("sku,name,price,quantity\nC-1,One,1.5,1,extra\nC-2,12\" pizza,2,2\nC-3,\"Three,3,3\n".utf8)
         + Array("C-4,Four,4,4\nC-5,F".utf8) + [0xFF] + Array("ve,5,5\nC-6,Six,6,6\nC-7,Seven\nC-8,Eight,8,8\n".utf8)
 
-    static func fixture(plan: String = plan) throws -> ImportFixture {
+    static func fixture(plan: String = ImportErrorTests.plan) throws -> ImportFixture {
         let fixture = try ImportFixture()
         try Data(items).write(to: URL(fileURLWithPath: fixture.path("items.csv")))
         try fixture.write("plan.yaml", plan)
@@ -75,7 +63,7 @@ import Testing
     }
 
     @Test func strictRefusesAQuoteInAnUnquotedField() async throws {
-        let strictPlan = Self.plan.replacingOccurrences(
+        let strictPlan = ImportErrorTests.plan.replacingOccurrences(
             of: "    key: [sku]", with: "    key: [sku]\n    csv: {strict: true}")
         let fixture = try Self.fixture(plan: strictPlan)
         try fixture.write("items.csv", "sku,name,price,quantity\nC-1,One,1,1\nC-2,12\" pizza,2,2\nC-3,Three,3,3\n")
