@@ -235,9 +235,7 @@ final class ImportRun {
     }
 
     /// Applies prepared records to objects of the context (the object path).
-    private func applyBatch(
-        _ prepared: [(PreparedObject, SourceRecord)], mapping: CompiledMapping, writers: BatchWriters
-    )
+    private func applyBatch(_ prepared: [(PreparedObject, SourceRecord)], mapping: CompiledMapping, writers: BatchWriters)
         throws
     {
         var wanted: [LookupID: Set<KeyValue>] = [:]

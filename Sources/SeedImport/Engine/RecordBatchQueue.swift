@@ -4,8 +4,9 @@
 // Invariants: at most `capacity` batches wait in the queue (memory stays bounded); the reader
 // thread owns its RecordReader (it never crosses threads), only Sendable records and prepared
 // values do; a broken record the reader skipped travels in its batch as a refused record; the
-// queue always ends with `.end` or `.failure`, after every record read before the failure. Batches the writing thread is done with come back through `recycle` and are
-// freed on the reader thread, which has time to spare, rather than on the writing one.
+// queue always ends with `.end` or `.failure`, after every record read before the failure.
+// Batches the writing thread is done with come back through `recycle` and are freed on the
+// reader thread, which has time to spare, rather than on the writing one.
 import Dispatch
 import Foundation
 import RecordReaders
