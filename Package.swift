@@ -32,6 +32,11 @@ let package = Package(
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]
         ),
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
 
         // The object graph: model, SQLite store, contexts, objects, fetches.
         .target(
@@ -43,10 +48,10 @@ let package = Package(
             ]
         ),
 
-        // Streaming CSV, JSON/NDJSON and XML record readers.
+        // Streaming CSV, JSON/NDJSON and XML record readers (plain or gzip input).
         .target(
             name: "RecordReaders",
-            dependencies: ["CLibXML2"]
+            dependencies: ["CLibXML2", "CZlib"]
         ),
 
         // Plan-driven import: plans, coercion, key matching, batched saves.
@@ -117,7 +122,11 @@ let package = Package(
             dependencies: ["GraphStore"],
             exclude: ["Fixtures"]
         ),
-        .testTarget(name: "RecordReadersTests", dependencies: ["RecordReaders"]),
+        .testTarget(
+            name: "RecordReadersTests",
+            dependencies: ["RecordReaders"],
+            exclude: ["Fixtures"]
+        ),
         .testTarget(name: "SeedKitTests", dependencies: ["SeedKit", "seedkit-loader-probe"]),
         .testTarget(name: "DeepCopyTests", dependencies: ["DeepCopy", "SeedImport"]),
         .testTarget(

@@ -125,15 +125,18 @@ enum FuzzCommand {
     /// How libxml2 words an allocation failure (under the address-space cap).
     private static let libxml2MemoryError = "Memory allocation failed"
 
-    /// Reads `input` with the options derived for it, in its small chunks and in one chunk,
-    /// under the crash and hang watchdog; returns both digests.
+    /// Reads `input` with the options and encoding derived for it, in its small chunks and in
+    /// one chunk, under the crash and hang watchdog; returns both digests. A gzip-compressed
+    /// input is compared with its plain text read in one chunk.
     private static func readTwice(_ input: [UInt8], format: RecordFormat) -> (small: String, large: String) {
         var (options, smallChunk) = FuzzOptions.derive(for: input, format: format)
+        let encoding = FuzzOptions.encoding(for: input)
+        let bytes = FuzzOptions.encode(input, encoding)
         CrashGuard.begin(input, seconds: 10)
         options.chunkSize = smallChunk
-        let small = RecordDigest.read(input, format: format, options: options)
+        let small = RecordDigest.read(bytes, format: format, options: options)
         options.chunkSize = 1 << 16
-        let large = RecordDigest.read(input, format: format, options: options)
+        let large = RecordDigest.read(encoding == .gzip ? input : bytes, format: format, options: options)
         CrashGuard.end()
         return (small, large)
     }
@@ -159,15 +162,20 @@ enum FuzzCommand {
             return 2
         }
         var (options, smallChunk) = FuzzOptions.derive(for: bytes, format: format)
-        print("options: \(options)")
+        let encoding = FuzzOptions.encoding(for: bytes)
+        print("options: \(options), encoding: \(encoding)")
         var digests: [String] = []
         let sizes = [smallChunk, 1, 1 << 16]
         for chunkSize in sizes {
             options.chunkSize = chunkSize
-            digests.append(RecordDigest.read(bytes, format: format, options: options))
+            digests.append(RecordDigest.read(FuzzOptions.encode(bytes, encoding), format: format, options: options))
         }
         for (index, digest) in digests.enumerated() {
             print("--- chunk size \(sizes[index])\n\(digest)")
+        }
+        if encoding == .gzip {
+            digests.append(RecordDigest.read(bytes, format: format, options: options))
+            print("--- the plain input, chunk size \(options.chunkSize)\n\(digests[digests.count - 1])")
         }
         return Set(digests).count == 1 ? 0 : 1
     }

@@ -213,7 +213,7 @@ final class ImportRun {
         for item in records {
             report.records += 1
             switch item.prepared {
-            case .success(let object): prepared.append((object, item.record))
+            case .success(let object): if let record = item.record { prepared.append((object, record)) }
             case .failure(let error): try reject(error, record: item.record, entity: entity)
             }
         }
@@ -458,6 +458,7 @@ final class ImportRun {
         if let quote = options.quote { csv.quote = quote.utf8.first }
         if let header = options.header { csv.hasHeader = header }
         if let ragged = options.allowRagged { csv.allowRagged = ragged }
+        if let strict = options.strict { csv.strict = strict }
         return csv
     }
 }
