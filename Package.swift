@@ -17,6 +17,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // System libraries, found through pkg-config.
@@ -38,6 +40,8 @@ let package = Package(
                 "CSQLite",
                 "CLibXML2",
                 .product(name: "Yams", package: "Yams"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
 
@@ -54,19 +58,25 @@ let package = Package(
                 "GraphStore",
                 "RecordReaders",
                 .product(name: "Yams", package: "Yams"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
 
         // Store-to-store copies of object graphs, merged by unique keys.
         .target(
             name: "DeepCopy",
-            dependencies: ["GraphStore"]
+            dependencies: ["GraphStore", .product(name: "Logging", package: "swift-log")]
         ),
 
         // The three uses: seed builds (SeedBuilder), first launch (SeedLoader).
         .target(
             name: "SeedKit",
-            dependencies: ["GraphStore", "SeedImport", "DeepCopy"]
+            dependencies: [
+                "GraphStore", "SeedImport", "DeepCopy",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
 
         // The command-line tool.
@@ -79,6 +89,7 @@ let package = Package(
                 "SeedKit",
                 "DeepCopy",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
 

@@ -2,17 +2,18 @@
 // Invariants: declaration order, userInfo, default values, validation rules, delete rules and
 // relationship counts never change a hash; names, types, optionality, transience, indexes,
 // unique constraints, inheritance and relationship shape always do.
+import Crypto
 
 /// Computes entity and model version hashes.
 enum ModelHasher {
     /// The hex SHA-256 of the entity's canonical schema text.
     static func entityHash(_ entity: EntityDescription) -> String {
-        SHA256Hasher.hexDigest(of: Array(canonicalText(of: entity).utf8))
+        SHA256.hash(data: Array(canonicalText(of: entity).utf8)).hex
     }
 
     /// The hex SHA-256 over the entities' hashes (given in entity-name order).
     static func modelHash(entityHashes: [String]) -> String {
-        SHA256Hasher.hexDigest(of: Array(entityHashes.joined(separator: "\n").utf8))
+        SHA256.hash(data: Array(entityHashes.joined(separator: "\n").utf8)).hex
     }
 
     /// One line per schema fact, in a fixed order independent of how the entity was written.

@@ -5,6 +5,7 @@
 // Invariants: reading never stops at the first problem; every problem carries the line of its
 // element; the line of every entity, property, index and unique constraint is remembered so that
 // the validator's problems (which know entity and property only) can be located too.
+import Logging
 
 /// The declarations of one `contents` file and the problems found while reading them.
 struct XcodeModelContents {
@@ -33,7 +34,8 @@ struct XcodeModelContents {
             switch child.name {
             case "entity": readEntity(child)
             case "fetchRequest": readTemplate(child)
-            default: break  // <elements> (diagram positions), <configuration>, and anything newer
+            case "elements": break  // diagram positions
+            default: modelLog.debug("line \(child.line): <\(child.name)> is not read (docs/XcodeModels.md)")
             }
         }
         checkTemplateEntities()
