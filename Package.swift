@@ -100,10 +100,11 @@ let package = Package(
             dependencies: ["seedkit"]
         ),
 
-        // A seeded mutation fuzzer for the record readers (see docs/Fuzzing.md).
+        // A seeded mutation fuzzer for the record readers, and the benchmark catalog generator
+        // (see docs/Fuzzing.md).
         .executableTarget(
             name: "seedkit-fuzz",
-            dependencies: ["RecordReaders"]
+            dependencies: ["RecordReaders", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
         // Benchmarks (docs/Performance.md).
@@ -133,6 +134,7 @@ let package = Package(
             name: "SeedKitCLITests",
             dependencies: ["seedkit", "GraphStore"]
         ),
+        .testTarget(name: "SeedKitFuzzTests", dependencies: ["seedkit-fuzz", "SeedImport", "DeepCopy"]),
         .testTarget(
             name: "SeedImportTests",
             dependencies: ["SeedImport"],
