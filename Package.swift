@@ -7,6 +7,7 @@ let package = Package(
     name: "SeedKit",
     products: [
         .library(name: "GraphStore", targets: ["GraphStore"]),
+        .library(name: "ModelFiles", targets: ["ModelFiles"]),
         .library(name: "RecordReaders", targets: ["RecordReaders"]),
         .library(name: "SeedImport", targets: ["SeedImport"]),
         .library(name: "DeepCopy", targets: ["DeepCopy"]),
@@ -36,11 +37,16 @@ let package = Package(
         // The object graph: model, SQLite store, contexts, objects, fetches.
         .target(
             name: "GraphStore",
+            dependencies: ["CSQLite", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+
+        // Model files: Xcode models (.xcdatamodeld, .xcdatamodel, contents) and SeedKit's YAML/JSON model files.
+        .target(
+            name: "ModelFiles",
             dependencies: [
-                "CSQLite",
+                "GraphStore",
                 "CLibXML2",
                 .product(name: "Yams", package: "Yams"),
-                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -56,6 +62,7 @@ let package = Package(
             name: "SeedImport",
             dependencies: [
                 "GraphStore",
+                "ModelFiles",
                 "RecordReaders",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -73,7 +80,7 @@ let package = Package(
         .target(
             name: "SeedKit",
             dependencies: [
-                "GraphStore", "SeedImport", "DeepCopy",
+                "GraphStore", "ModelFiles", "SeedImport", "DeepCopy",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -84,6 +91,7 @@ let package = Package(
             name: "seedkit",
             dependencies: [
                 "GraphStore",
+                "ModelFiles",
                 "RecordReaders",
                 "SeedImport",
                 "SeedKit",
@@ -122,14 +130,15 @@ let package = Package(
             path: "Tests/Probes/SeedLoaderProbe"
         ),
 
+        .testTarget(name: "GraphStoreTests", dependencies: ["GraphStore"]),
         .testTarget(
-            name: "GraphStoreTests",
-            dependencies: ["GraphStore"],
+            name: "ModelFilesTests",
+            dependencies: ["ModelFiles"],
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "RecordReadersTests", dependencies: ["RecordReaders"]),
         .testTarget(name: "SeedKitTests", dependencies: ["SeedKit", "seedkit-loader-probe"]),
-        .testTarget(name: "DeepCopyTests", dependencies: ["DeepCopy", "SeedImport"]),
+        .testTarget(name: "DeepCopyTests", dependencies: ["DeepCopy", "SeedImport", "ModelFiles"]),
         .testTarget(
             name: "SeedKitCLITests",
             dependencies: ["seedkit", "GraphStore"]

@@ -15,6 +15,7 @@
 // deciding; an incompatible seed model is reported before anything is written.
 import Foundation
 import GraphStore
+import ModelFiles
 import Logging
 import SeedImport
 

@@ -3,6 +3,7 @@
 import ArgumentParser
 import Foundation
 import GraphStore
+import ModelFiles
 
 /// Loads a model and prints its entities, counts, constraints and hash.
 struct ModelCommand: ParsableCommand {

@@ -313,24 +313,16 @@ import Testing
         #expect(first.versionHash == second.versionHash)
     }
 
-    @Test func aModelFileAndTheBuilderGiveTheSameHash() throws {
-        let yaml = """
-            name: FromFile
-            entities:
-              Item:
-                relationships:
-                  unit: {destination: Unit, inverse: items}
-                attributes:
-                  price: double
-                  sku: {type: string, optional: false}
-                unique: [[sku]]
-              Unit:
-                attributes:
-                  name: string
-                relationships:
-                  items: {destination: Item, inverse: unit, toMany: true, ordered: true}
+    @Test func aJSONModelFileAndTheBuilderGiveTheSameHash() throws {
+        let json = """
+            {"name": "FromFile", "entities": {
+              "Item": {"relationships": {"unit": {"destination": "Unit", "inverse": "items"}},
+                       "attributes": {"price": "double", "sku": {"type": "string", "optional": false}},
+                       "unique": [["sku"]]},
+              "Unit": {"attributes": {"name": "string"},
+                       "relationships": {"items": {"destination": "Item", "inverse": "unit", "toMany": true, "ordered": true}}}}}
             """
-        let fromFile = try ModelFile.parse(yaml, syntax: .yaml, source: "Model.yaml").objectModel(source: "Model.yaml")
+        let fromFile = try ModelFile.parse(json, source: "Model.json").objectModel(source: "Model.json")
         let built = try ModelBuilder("FromBuilder")
             .entity("Unit") { unit in
                 unit.attribute("name", .string)

@@ -1,25 +1,27 @@
-// Reading and writing model files as JSON or YAML text.
+// Reading and writing model files as JSON: the form a store embeds its model in. YAML model
+// files, and loading a model file or an Xcode model from a path, are the ModelFiles module's.
 import Foundation
-import Yams
 
 extension ModelFile {
-    /// The encodings a model file can have.
+    /// The syntax GraphStore reads model files in: JSON, the form stores embed (the ModelFiles
+    /// module reads YAML too: `ModelFile.parse(yaml:source:)`).
     public enum Syntax: Sendable {
         /// JSON (`.json`).
         case json
-        /// YAML (`.yaml`, `.yml`).
-        case yaml
     }
 
     /// Parses model-file text.
     ///
     /// - Throws: ``ModelError`` naming `source` and the key path of a malformed entry.
-    public static func parse(_ text: String, syntax: Syntax, source: String) throws -> ModelFile {
+    public static func parse(_ text: String, syntax: Syntax = .json, source: String) throws -> ModelFile {
+        try decoding(source: source) { try JSONDecoder().decode(ModelFile.self, from: Data(text.utf8)) }
+    }
+
+    /// The model file `decode` returns; its errors become a ``ModelError`` naming `source` and,
+    /// for a malformed entry, its key path.
+    package static func decoding(source: String, _ decode: () throws -> ModelFile) throws -> ModelFile {
         do {
-            switch syntax {
-            case .json: return try JSONDecoder().decode(ModelFile.self, from: Data(text.utf8))
-            case .yaml: return try YAMLDecoder().decode(ModelFile.self, from: text)
-            }
+            return try decode()
         } catch let error as DecodingError {
             throw ModelError(source: source, problems: [ModelProblem(message: DecodingErrorText.describe(error))])
         } catch {

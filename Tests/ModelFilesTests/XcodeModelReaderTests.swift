@@ -5,11 +5,11 @@ import Foundation
 import Testing
 
 @testable import GraphStore
+@testable import ModelFiles
 
 /// The fixture models' folder, found from this file so tests run from any working directory.
 private let fixtures = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("Fixtures/XcodeModels")
+    .deletingLastPathComponent().appendingPathComponent("Fixtures/XcodeModels")
 
 private func fixture(_ path: String) -> URL {
     fixtures.appendingPathComponent(path)
@@ -93,7 +93,7 @@ struct XcodeModelReaderTests {
     @Test func theSampleAppModelIsTheGroceryDudeFixture() throws {
         let sample = URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("SeedData/GroceryDude/GroceryDude.xcdatamodeld")
+            .appendingPathComponent("SeedData/GroceryDude/GroceryDude.xcdatamodeld")
         let model = try ModelLoader.load(from: sample.path)
         let fixtureModel = try load("GroceryDude.xcdatamodeld")
         #expect(model.name == "GroceryDude")
@@ -204,11 +204,17 @@ struct XcodeModelReaderTests {
         }
     }
 
-    @Test func ignoresFetchedPropertiesAndConfigurations() throws {
+    @Test func keepsFetchedPropertiesApartFromTemplatesAndIgnoresConfigurations() throws {
         let model = try load("Library.xcdatamodel")
         #expect(model.fetchRequestTemplates.isEmpty)  // the fetched property's request is not a template
         #expect(model.entity(named: "Publisher")?.relationships.map(\.name) == ["books"])
         #expect(model.entity(named: "Publisher")?.attributes.map(\.name) == ["name"])
+        #expect(
+            model.entity(named: "Publisher")?.declaration.fetchedProperties == [
+                FetchedPropertyDescription(
+                    name: "recentBooks", entity: "Book",
+                    predicateFormat: "publisher == $FETCH_SOURCE AND published > $NOW")
+            ])
     }
 
     // MARK: - Every attribute type and option

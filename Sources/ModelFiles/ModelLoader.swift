@@ -1,6 +1,7 @@
 // Loads a model from a path, choosing the format from the name: an Xcode model
 // (`.xcdatamodeld`, `.xcdatamodel`, or its `contents` file) or a model file (`.json`, `.yaml`, `.yml`).
 import Foundation
+import GraphStore
 
 /// Loads models from files.
 ///
@@ -26,8 +27,10 @@ public enum ModelLoader {
                     source: path,
                     problems: [ModelProblem(message: "cannot read the file: \(error.localizedDescription)")])
             }
-            let syntax: ModelFile.Syntax = url.pathExtension.lowercased() == "json" ? .json : .yaml
-            return try ModelFile.parse(text, syntax: syntax, source: path).objectModel(source: path)
+            let file =
+                url.pathExtension.lowercased() == "json"
+                ? try ModelFile.parse(text, syntax: .json, source: path) : try ModelFile.parse(yaml: text, source: path)
+            return try file.objectModel(source: path)
         default:
             if name == "contents" {
                 return try XcodeModelReader.readModel(at: url)

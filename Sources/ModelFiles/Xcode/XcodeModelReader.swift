@@ -5,6 +5,7 @@
 // file, `.xccurrentversion`, or the folder) and whose problems carry the line of their element
 // where one is known; the model is named after the `.xcdatamodeld` (or `.xcdatamodel`) folder.
 import Foundation
+import GraphStore
 
 /// Reads Xcode Core Data models (`.xcdatamodeld`, `.xcdatamodel`, `contents`).
 ///

@@ -5,6 +5,7 @@
 // Invariants: reading never stops at the first problem; every problem carries the line of its
 // element; the line of every entity, property, index and unique constraint is remembered so that
 // the validator's problems (which know entity and property only) can be located too.
+import GraphStore
 import Logging
 
 /// The declarations of one `contents` file and the problems found while reading them.

@@ -1,4 +1,4 @@
-// The model readers' logger. It carries what is neither an error nor part of the model: parts of
+// The ModelFiles module's logger. It carries what is neither an error nor part of the model: parts of
 // a model file that are read past on purpose (debug). Label and levels: docs/LibraryAPI.md.
 import Logging
 

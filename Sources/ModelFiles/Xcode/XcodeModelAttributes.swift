@@ -4,6 +4,7 @@
 // as Xcode writes them; numbers are read in the POSIX locale; decimals stay exact; an empty value
 // string means "not set" for every type but String.
 import Foundation
+import GraphStore
 
 /// A value in an `<attribute>` element that SeedKit cannot use, with the reason.
 struct XcodeModelValueError: Error, Sendable {
