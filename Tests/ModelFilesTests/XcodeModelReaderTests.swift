@@ -70,9 +70,11 @@ struct XcodeModelReaderTests {
         #expect(atHome.attribute(named: "summary")?.declaringEntity == "Location")
         #expect(try attribute(model, "LocationAtShop", "aisle").isIndexed)
 
-        // Xcode writes minCount="1" maxCount="1" on these to-ones; counts only apply to to-manys.
+        // Xcode writes minCount="1" maxCount="1" on these to-ones: the minimum is kept as written
+        // (Core Data's version hash covers it; saves check a to-one through isOptional only), the
+        // maximum of a to-one is 1 by definition.
         let unit = try relationship(model, "Item", "unit")
-        #expect(!unit.isToMany && unit.isOptional && unit.minCount == 0 && unit.maxCount == 0)
+        #expect(!unit.isToMany && unit.isOptional && unit.minCount == 1 && unit.maxCount == 0)
         #expect(unit.destination == "Unit" && unit.inverse == "items" && unit.deleteRule == .nullify)
         #expect(unit.userInfo == ["mappedKeyName": "unit", "relatedByAttribute": "name"])
         let items = try relationship(model, "Unit", "items")

@@ -43,6 +43,10 @@ public struct ModelFile: Codable, Sendable, Hashable {
         public var userInfo: [String: String]?
         /// Fetched properties by name: the entity fetched and a predicate using `$FETCH_SOURCE`.
         public var fetched: [String: FetchRequestEntry]?
+        /// The entity's name in an earlier model version (a renaming identifier).
+        public var renamedFrom: String?
+        /// A version hash modifier.
+        public var hashModifier: String?
     }
 
     /// An attribute entry: a bare type name (`string`) or an object with options.
@@ -77,6 +81,14 @@ public struct ModelFile: Codable, Sendable, Hashable {
         public var latest: String?
         /// Annotations.
         public var userInfo: [String: String]?
+        /// The attribute's name in an earlier model version (a renaming identifier).
+        public var renamedFrom: String?
+        /// A version hash modifier.
+        public var hashModifier: String?
+        /// Core Data's Preserve After Deletion (default false).
+        public var preserveAfterDeletion: Bool?
+        /// Core Data's read-only flag (default false).
+        public var readOnly: Bool?
 
         /// Reads a bare type name or an options object.
         public init(from decoder: any Decoder) throws {
@@ -104,6 +116,10 @@ public struct ModelFile: Codable, Sendable, Hashable {
             earliest = try container.decodeIfPresent(String.self, forKey: .earliest)
             latest = try container.decodeIfPresent(String.self, forKey: .latest)
             userInfo = try container.decodeIfPresent([String: String].self, forKey: .userInfo)
+            renamedFrom = try container.decodeIfPresent(String.self, forKey: .renamedFrom)
+            hashModifier = try container.decodeIfPresent(String.self, forKey: .hashModifier)
+            preserveAfterDeletion = try container.decodeIfPresent(Bool.self, forKey: .preserveAfterDeletion)
+            readOnly = try container.decodeIfPresent(Bool.self, forKey: .readOnly)
         }
 
         /// An entry of `type` with no options.
@@ -124,7 +140,7 @@ public struct ModelFile: Codable, Sendable, Hashable {
         public var ordered: Bool?
         /// Whether it may be empty (default true).
         public var optional: Bool?
-        /// Minimum count of a to-many.
+        /// Minimum count of a to-many (on a to-one: only what Core Data's version hash covers).
         public var min: Int?
         /// Maximum count of a to-many (0 = none).
         public var max: Int?
@@ -134,6 +150,12 @@ public struct ModelFile: Codable, Sendable, Hashable {
         public var transient: Bool?
         /// Annotations.
         public var userInfo: [String: String]?
+        /// The relationship's name in an earlier model version (a renaming identifier).
+        public var renamedFrom: String?
+        /// A version hash modifier.
+        public var hashModifier: String?
+        /// Core Data's read-only flag (default false).
+        public var readOnly: Bool?
     }
 
     /// A fetch-request template entry.

@@ -57,6 +57,8 @@ extension ModelFile.EntityEntry {
                     (index.name, index.elements.map { $0.ascending ? $0.property : "\($0.property) desc" })
                 }, uniquingKeysWith: { first, _ in first })
         userInfo = declaration.userInfo.isEmpty ? nil : declaration.userInfo
+        renamedFrom = declaration.renamingIdentifier
+        hashModifier = declaration.hashModifier
         fetched =
             declaration.fetchedProperties.isEmpty
             ? nil
@@ -89,6 +91,8 @@ extension ModelFile.EntityEntry {
                 })
         }
         declaration.userInfo = userInfo ?? [:]
+        declaration.renamingIdentifier = renamedFrom
+        declaration.hashModifier = hashModifier
         declaration.fetchedProperties = (fetched ?? [:]).sorted { $0.key < $1.key }.map {
             FetchedPropertyDescription(name: $0.key, entity: $0.value.entity, predicateFormat: $0.value.predicate)
         }
@@ -114,6 +118,10 @@ extension ModelFile.AttributeEntry {
         earliest = rules.earliestDate.map(ISO8601Text.string(from:))
         latest = rules.latestDate.map(ISO8601Text.string(from:))
         userInfo = attribute.userInfo.isEmpty ? nil : attribute.userInfo
+        renamedFrom = attribute.renamingIdentifier
+        hashModifier = attribute.hashModifier
+        preserveAfterDeletion = attribute.preservesValueAfterDeletion ? true : nil
+        readOnly = attribute.isReadOnly ? true : nil
     }
 
     func declaration(named name: String) throws -> AttributeDescription {
@@ -121,12 +129,17 @@ extension ModelFile.AttributeEntry {
             minimum: min, maximum: max, minimumLength: minLength, maximumLength: maxLength, pattern: pattern)
         rules.earliestDate = try earliest.map { try Self.date($0, label: "earliest") }
         rules.latestDate = try latest.map { try Self.date($0, label: "latest") }
-        return AttributeDescription(
+        var attribute = AttributeDescription(
             name: name, type: type, isOptional: optional ?? true,
             defaultValue: try self.default.map { try $0.attributeValue(for: type) },
             isIndexed: indexed ?? false, isTransient: transient ?? false,
             allowsExternalStorage: externalStorage ?? false, valueTransformerName: transformer,
             validation: rules, userInfo: userInfo ?? [:])
+        attribute.renamingIdentifier = renamedFrom
+        attribute.hashModifier = hashModifier
+        attribute.preservesValueAfterDeletion = preserveAfterDeletion ?? false
+        attribute.isReadOnly = readOnly ?? false
+        return attribute
     }
 
     private static func date(_ text: String, label: String) throws -> Date {
@@ -149,13 +162,20 @@ extension ModelFile.RelationshipEntry {
         deleteRule = relationship.deleteRule == .nullify ? nil : relationship.deleteRule
         transient = relationship.isTransient ? true : nil
         userInfo = relationship.userInfo.isEmpty ? nil : relationship.userInfo
+        renamedFrom = relationship.renamingIdentifier
+        hashModifier = relationship.hashModifier
+        readOnly = relationship.isReadOnly ? true : nil
     }
 
     func declaration(named name: String) -> RelationshipDescription {
-        RelationshipDescription(
+        var relationship = RelationshipDescription(
             name: name, destination: destination, inverse: inverse, isToMany: toMany ?? false,
             isOrdered: ordered ?? false, isOptional: optional ?? true, minCount: min ?? 0, maxCount: max ?? 0,
             deleteRule: deleteRule ?? .nullify, isTransient: transient ?? false, userInfo: userInfo ?? [:])
+        relationship.renamingIdentifier = renamedFrom
+        relationship.hashModifier = hashModifier
+        relationship.isReadOnly = readOnly ?? false
+        return relationship
     }
 }
 

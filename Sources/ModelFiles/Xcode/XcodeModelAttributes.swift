@@ -25,7 +25,7 @@ enum XcodeModelAttributes {
     {
         let isTransient = element.flag("transient")
         let type = try attributeType(named: element["attributeType"], isTransient: isTransient)
-        return AttributeDescription(
+        var attribute = AttributeDescription(
             name: name, type: type, isOptional: element.flag("optional"),
             defaultValue: try defaultValue(of: element, type: type),
             isIndexed: element.flag("indexed"), isTransient: isTransient,
@@ -33,6 +33,11 @@ enum XcodeModelAttributes {
             valueTransformerName: type == .transformable ? element["valueTransformerName"] : nil,
             validation: try validationRules(of: element, type: type),
             userInfo: XcodeModelUserInfo.entries(in: element))
+        attribute.renamingIdentifier = XcodeModelVersioning.renamingIdentifier(of: element)
+        attribute.hashModifier = XcodeModelVersioning.hashModifier(of: element)
+        attribute.preservesValueAfterDeletion = element.flag("preserveAfterDeletion")
+        attribute.isReadOnly = element.flag("readOnly")
+        return attribute
     }
 
     /// The SeedKit type of an Xcode `attributeType` (an absent type is Xcode's "Undefined").

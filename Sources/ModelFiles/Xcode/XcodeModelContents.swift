@@ -61,6 +61,8 @@ struct XcodeModelContents {
         var entity = EntityDescription(
             name: name, parent: nonEmpty(element["parentEntity"]), isAbstract: element.flag("isAbstract"),
             userInfo: XcodeModelUserInfo.entries(in: element))
+        entity.renamingIdentifier = XcodeModelVersioning.renamingIdentifier(of: element)
+        entity.hashModifier = XcodeModelVersioning.hashModifier(of: element)
         for child in element.children {
             switch child.name {
             case "attribute": readAttribute(child, into: &entity)
@@ -110,14 +112,18 @@ struct XcodeModelContents {
             return report(
                 element, entity: entity.name, property: name, message: "minCount and maxCount must be whole numbers")
         }
-        // Xcode writes maxCount="1" (and sometimes minCount="1") on to-ones; counts only apply to to-manys.
+        // Xcode writes maxCount="1" (and older versions minCount="1") on to-ones: the maximum of a
+        // to-one is 1 by definition; its minimum is kept as written, for Core Data's version hash.
         let isToMany = element.flag("toMany")
-        entity.relationships.append(
-            RelationshipDescription(
-                name: name, destination: destination, inverse: nonEmpty(element["inverseName"]),
-                isToMany: isToMany, isOrdered: element.flag("ordered"), isOptional: element.flag("optional"),
-                minCount: isToMany ? minCount : 0, maxCount: isToMany ? maxCount : 0, deleteRule: deleteRule,
-                isTransient: element.flag("transient"), userInfo: XcodeModelUserInfo.entries(in: element)))
+        var relationship = RelationshipDescription(
+            name: name, destination: destination, inverse: nonEmpty(element["inverseName"]),
+            isToMany: isToMany, isOrdered: element.flag("ordered"), isOptional: element.flag("optional"),
+            minCount: minCount, maxCount: isToMany ? maxCount : 0, deleteRule: deleteRule,
+            isTransient: element.flag("transient"), userInfo: XcodeModelUserInfo.entries(in: element))
+        relationship.renamingIdentifier = XcodeModelVersioning.renamingIdentifier(of: element)
+        relationship.hashModifier = XcodeModelVersioning.hashModifier(of: element)
+        relationship.isReadOnly = element.flag("readOnly")
+        entity.relationships.append(relationship)
     }
 
     /// The delete rule Xcode calls `name` (an absent rule is Core Data's default, nullify).
@@ -251,5 +257,18 @@ enum XcodeModelUserInfo {
             result[key] = entry["value"] ?? ""
         }
         return result
+    }
+}
+
+/// Reads what Xcode writes for model versions on entities, attributes and relationships.
+enum XcodeModelVersioning {
+    /// The Renaming ID: `elementID` as Xcode writes it, or a `renamingIdentifier` attribute.
+    static func renamingIdentifier(of element: XcodeModelElement) -> String? {
+        [element["elementID"], element["renamingIdentifier"]].compactMap { $0 }.first { !$0.isEmpty }
+    }
+
+    /// The Version Hash Modifier (`versionHashModifier`), when not empty.
+    static func hashModifier(of element: XcodeModelElement) -> String? {
+        element["versionHashModifier"].flatMap { $0.isEmpty ? nil : $0 }
     }
 }

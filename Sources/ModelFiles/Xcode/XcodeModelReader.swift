@@ -21,7 +21,31 @@ public enum XcodeModelReader {
     /// - Throws: ``ModelError`` naming the file, with the line of each problem where known.
     public static func readModel(at url: URL) throws -> ObjectModel {
         let location = try XcodeModelLocation(url)
-        let source = location.contents.path
+        return try readModel(contents: location.contents, name: location.name)
+    }
+
+    /// Reads and validates the version `version` of the `.xcdatamodeld` at `url` (its folder name
+    /// without `.xcdatamodel`, such as `Model 2`), whichever version is current.
+    ///
+    /// - Throws: ``ModelError`` naming the folder and its versions when there is no such version,
+    ///   or the file at fault with the line of each problem.
+    public static func readModel(at url: URL, version: String) throws -> ObjectModel {
+        let versions = try XcodeModelLocation.versionNames(inBundle: url)
+        guard versions.contains(version + ".xcdatamodel") else {
+            let listed = versions.map { String($0.dropLast(".xcdatamodel".count)) }.joined(separator: ", ")
+            throw ModelError(
+                source: url.path,
+                problems: [ModelProblem(message: "there is no model version '\(version)' (versions: \(listed))")])
+        }
+        let folder = url.appendingPathComponent(version + ".xcdatamodel")
+        return try readModel(
+            contents: try XcodeModelLocation.contentsFile(of: folder),
+            name: url.deletingPathExtension().lastPathComponent)
+    }
+
+    /// Reads and validates one version's `contents` file into a model called `name`.
+    static func readModel(contents: URL, name: String) throws -> ObjectModel {
+        let source = contents.path
         let root: XcodeModelElement
         do {
             root = try XcodeModelXML.parse(fileAt: source)
@@ -32,8 +56,7 @@ public enum XcodeModelReader {
         let contents = XcodeModelContents(root: root)
         guard contents.problems.isEmpty else { throw ModelError(source: source, problems: contents.problems) }
         do {
-            return try ObjectModel(
-                name: location.name, entities: contents.entities, fetchRequestTemplates: contents.templates)
+            return try ObjectModel(name: name, entities: contents.entities, fetchRequestTemplates: contents.templates)
         } catch let error as ModelError {
             throw ModelError(source: source, problems: error.problems.map(contents.located))
         }
@@ -69,24 +92,46 @@ struct XcodeModelLocation {
         self.name = name
     }
 
-    /// The version `.xccurrentversion` names, or the only version when there is no such file.
-    private static func currentVersion(in bundle: URL) throws(ModelError) -> URL {
+    /// The `.xcdatamodel` folder names in the `.xcdatamodeld` at `bundle`, sorted.
+    static func versionNames(inBundle bundle: URL) throws(ModelError) -> [String] {
         guard exists(bundle, directory: true) else { throw error(bundle, "the model folder does not exist") }
-        let versions = versionNames(in: bundle)
+        return versionNames(in: bundle)
+    }
+
+    /// The version `.xccurrentversion` names, or the only version when there is no such file.
+    static func currentVersion(in bundle: URL) throws(ModelError) -> URL {
+        try currentVersionChoice(in: bundle).get()
+    }
+
+    /// The current version's folder, or (as a failure) why none is named: `.xccurrentversion` names
+    /// no version, or there is no such file and several versions. Thrown: the folder has no
+    /// version, the file cannot be read, or it names a version that is not there.
+    static func currentVersionChoice(in bundle: URL) throws(ModelError) -> Result<URL, ModelError> {
+        let versions = try versionNames(inBundle: bundle)
         let listed = versions.isEmpty ? "none" : versions.joined(separator: ", ")
+        guard !versions.isEmpty else {
+            throw error(
+                bundle,
+                "the model folder contains no .xcdatamodel version and no .xccurrentversion naming the current one")
+        }
         let marker = bundle.appendingPathComponent(".xccurrentversion")
         if exists(marker, directory: false) {
-            let current = try currentVersionName(in: marker)
+            guard let current = try currentVersionName(in: marker) else {
+                return .failure(error(marker, "the property list has no _XCCurrentVersionName string"))
+            }
             guard versions.contains(current) else {
                 throw error(marker, "the current version '\(current)' is not in the model folder (versions: \(listed))")
             }
-            return bundle.appendingPathComponent(current)
+            return .success(bundle.appendingPathComponent(current))
         }
         guard versions.count == 1, let only = versions.first else {
-            let reason = versions.isEmpty ? "contains no .xcdatamodel version" : "has several versions (\(listed))"
-            throw error(bundle, "the model folder \(reason) and no .xccurrentversion naming the current one")
+            return .failure(
+                error(
+                    bundle,
+                    "the model folder has several versions (\(listed)) and no .xccurrentversion naming the current one")
+            )
         }
-        return bundle.appendingPathComponent(only)
+        return .success(bundle.appendingPathComponent(only))
     }
 
     /// The names of the `.xcdatamodel` folders in `bundle`, sorted.
@@ -96,7 +141,7 @@ struct XcodeModelLocation {
     }
 
     /// The `_XCCurrentVersionName` string of a `.xccurrentversion` property list.
-    private static func currentVersionName(in marker: URL) throws(ModelError) -> String {
+    private static func currentVersionName(in marker: URL) throws(ModelError) -> String? {
         let root: XcodeModelElement
         do {
             root = try XcodeModelXML.parse(fileAt: marker.path)
@@ -109,11 +154,11 @@ struct XcodeModelLocation {
         where key.name == "key" && key.text == "_XCCurrentVersionName" && value.name == "string" {
             return value.text.trimmingCharacters(in: .whitespacesAndNewlines)
         }
-        throw error(marker, "the property list has no _XCCurrentVersionName string")
+        return nil
     }
 
     /// The `contents` file of a `.xcdatamodel` folder.
-    private static func contentsFile(of version: URL) throws(ModelError) -> URL {
+    static func contentsFile(of version: URL) throws(ModelError) -> URL {
         guard exists(version, directory: true) else { throw error(version, "the model version folder does not exist") }
         let contents = version.appendingPathComponent("contents")
         if exists(contents, directory: false) { return contents }
