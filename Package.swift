@@ -141,9 +141,8 @@ let package = Package(
         .testTarget(name: "DeepCopyTests", dependencies: ["DeepCopy", "SeedImport", "ModelFiles"]),
         .testTarget(
             name: "SeedKitCLITests",
-            dependencies: ["seedkit", "GraphStore"]
+            dependencies: ["seedkit", "seedkit-fuzz", "GraphStore", "SeedImport", "DeepCopy"]
         ),
-        .testTarget(name: "SeedKitFuzzTests", dependencies: ["seedkit-fuzz", "SeedImport", "DeepCopy"]),
         .testTarget(
             name: "SeedImportTests",
             dependencies: ["SeedImport"],

@@ -5,6 +5,7 @@
 // breaks, tabs, non-ASCII (é, ß, 日本) and XML specials. Each record renders itself as a CSV/TSV
 // row, a JSON object and an XML element. Invariant: the n-th item depends only on the seed and
 // the items before it, never on how many are written.
+import Foundation
 
 /// A value with its escaped forms, computed once per pool entry.
 struct CatalogText {
@@ -110,21 +111,11 @@ struct CatalogPools {
         aisles = (0..<10).flatMap { row in
             (1...10).map { String(UnicodeScalar(UInt8(ascii: "A") + UInt8(row))) + String($0) }
         }
-        days = (0..<Self.dayCount).map { Self.civilDate(daysSince1970: Self.firstDay + $0) }
-    }
-
-    /// `YYYY-MM-DD` of a day counted from 1970-01-01 (proleptic Gregorian calendar).
-    private static func civilDate(daysSince1970 days: Int) -> String {
-        let shifted = days + 719_468
-        let era = shifted / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        return "\(year)-\(padded(month, 2))-\(padded(day, 2))"
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withFullDate]
+        days = (0..<Self.dayCount).map {
+            formatter.string(from: Date(timeIntervalSince1970: Double(Self.firstDay + $0) * 86_400))
+        }
     }
 }
 

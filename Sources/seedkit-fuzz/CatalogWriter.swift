@@ -40,22 +40,14 @@ enum CatalogWriter {
         for index in 0..<items {
             let item = CatalogItem(index: index, pools: pools, random: &random)
             if files.wants("items.csv") { files.write("items.csv", item.row(delimiter: ",")) }
-            if files.writesJSON {
-                let json = item.json
-                files.write("catalog.json", (index == 0 ? "    " : ",\n    ") + json)
-                files.write("items.ndjson", json + "\n")
-            }
+            if files.writesJSON { files.writeJSON(item.json, index: index, lines: "items.ndjson") }
             if files.wants("catalog.xml") { files.write("catalog.xml", item.xml) }
         }
         files.write("catalog.json", "\n  ],\n  \"lists\": [\n")
         for index in 0..<items / 100 {
             let list = CatalogList(index: index, items: items, pools: pools, random: &random)
             files.write("lists.csv", list.csv)
-            if files.writesJSON {
-                let json = list.json
-                files.write("catalog.json", (index == 0 ? "    " : ",\n    ") + json)
-                files.write("lists.ndjson", json + "\n")
-            }
+            if files.writesJSON { files.writeJSON(list.json, index: index, lines: "lists.ndjson") }
             if files.wants("catalog.xml") { files.write("catalog.xml", list.xml) }
         }
         files.write("catalog.json", "\n  ]\n}\n")
@@ -164,6 +156,12 @@ private struct CatalogFiles {
     /// Appends `text` to the file `name` when it is written.
     mutating func write(_ name: String, _ text: String) {
         writers[name]?.write(text)
+    }
+
+    /// Appends the `index`-th record of an array to catalog.json, and its line to the NDJSON file `lines`.
+    mutating func writeJSON(_ json: String, index: Int, lines: String) {
+        write("catalog.json", (index == 0 ? "    " : ",\n    ") + json)
+        write(lines, json + "\n")
     }
 
     /// Flushes and closes every file.

@@ -1,4 +1,4 @@
-// Tests of `seedkit-fuzz generate`, run as a child process: the benchmark catalog imports with
+// Tests of `seedkit-fuzz generate` (the benchmark catalog generator), run as a child process: the benchmark catalog imports with
 // its plans into stores with the expected counts, equal in all four formats; the output depends
 // only on the count and the seed; the items file of one format is the catalog's items; and
 // contradictory options are usage errors.
@@ -16,7 +16,7 @@ import Testing
 
     @Test func theCatalogImportsIntoEqualStoresInEveryFormat() async throws {
         let directory = try TemporaryDirectory()
-        let result = try FuzzProcess.run(["generate", "300", "--out", directory.path, "--plans", Self.plans])
+        let result = try fuzz(["generate", "300", "--out", directory.path, "--plans", Self.plans])
         #expect(result.status == 0, "\(result.stderr)")
         var stores: [PersistentStore] = []
         for format in ["csv", "json", "ndjson", "xml"] {
@@ -39,7 +39,7 @@ import Testing
     @Test func theOutputDependsOnlyOnTheCountAndTheSeed() throws {
         let directory = try TemporaryDirectory()
         for (name, count, seed) in [("a", "50", "7"), ("b", "50", "7"), ("c", "20", "7"), ("d", "50", "8")] {
-            let result = try FuzzProcess.run(
+            let result = try fuzz(
                 [
                     "generate", count, "--seed", seed, "--out", directory.path + "/" + name, "--plans", Self.plans,
                     "--formats", "ndjson",
@@ -57,9 +57,9 @@ import Testing
 
     @Test func theItemsFileIsTheCatalogsItems() throws {
         let directory = try TemporaryDirectory()
-        let catalog = try FuzzProcess.run(
+        let catalog = try fuzz(
             ["generate", "40", "--out", directory.path + "/catalog", "--plans", Self.plans, "--formats", "csv"])
-        let file = try FuzzProcess.run(["generate", "40", "--format", "csv", "--file", directory.path + "/items.csv"])
+        let file = try fuzz(["generate", "40", "--format", "csv", "--file", directory.path + "/items.csv"])
         #expect(catalog.status == 0 && file.status == 0, "\(catalog.stderr) \(file.stderr)")
         #expect(try directory.read("items.csv") == (try directory.read("catalog/items.csv")))
     }
@@ -74,11 +74,16 @@ import Testing
     ])
     func contradictoryOptionsAreUsageErrors(_ arguments: [String]) throws {
         let directory = try TemporaryDirectory()
-        let result = try FuzzProcess.run(arguments, in: directory.path)
+        let result = try fuzz(arguments, in: directory.path)
         #expect(result.status == 2, "\(result.stderr)")
         #expect(result.stderr.hasPrefix("Error: "))
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
     }
+}
+
+/// Runs `seedkit-fuzz` with `arguments` (in `directory`, if given).
+private func fuzz(_ arguments: [String], in directory: String? = nil) throws -> CLIResult {
+    try CLIProcess.run(arguments, in: directory, program: "seedkit-fuzz")
 }
 
 /// A fresh directory, removed when the value goes away.
