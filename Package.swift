@@ -7,6 +7,7 @@ let package = Package(
     name: "SeedKit",
     products: [
         .library(name: "GraphStore", targets: ["GraphStore"]),
+        .library(name: "ModelFiles", targets: ["ModelFiles"]),
         .library(name: "RecordReaders", targets: ["RecordReaders"]),
         .library(name: "SeedImport", targets: ["SeedImport"]),
         .library(name: "DeepCopy", targets: ["DeepCopy"]),
@@ -17,6 +18,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         // `swift package generate-documentation`: the DocC catalogs (docs/APIDocumentation.md).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -41,10 +44,17 @@ let package = Package(
         // The object graph: model, SQLite store, contexts, objects, fetches.
         .target(
             name: "GraphStore",
+            dependencies: ["CSQLite", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+
+        // Model files: Xcode models (.xcdatamodeld, .xcdatamodel, contents) and SeedKit's YAML/JSON model files.
+        .target(
+            name: "ModelFiles",
             dependencies: [
-                "CSQLite",
+                "GraphStore",
                 "CLibXML2",
                 .product(name: "Yams", package: "Yams"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
 
@@ -59,21 +69,28 @@ let package = Package(
             name: "SeedImport",
             dependencies: [
                 "GraphStore",
+                "ModelFiles",
                 "RecordReaders",
                 .product(name: "Yams", package: "Yams"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
 
         // Store-to-store copies of object graphs, merged by unique keys.
         .target(
             name: "DeepCopy",
-            dependencies: ["GraphStore"]
+            dependencies: ["GraphStore", .product(name: "Logging", package: "swift-log")]
         ),
 
         // The three uses: seed builds (SeedBuilder), first launch (SeedLoader).
         .target(
             name: "SeedKit",
-            dependencies: ["GraphStore", "SeedImport", "DeepCopy"]
+            dependencies: [
+                "GraphStore", "ModelFiles", "SeedImport", "DeepCopy",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
 
         // The command-line tool.
@@ -81,11 +98,13 @@ let package = Package(
             name: "seedkit",
             dependencies: [
                 "GraphStore",
+                "ModelFiles",
                 "RecordReaders",
                 "SeedImport",
                 "SeedKit",
                 "DeepCopy",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
 
@@ -96,10 +115,11 @@ let package = Package(
             dependencies: ["seedkit"]
         ),
 
-        // A seeded mutation fuzzer for the record readers (see docs/Fuzzing.md).
+        // A seeded mutation fuzzer for the record readers, and the benchmark catalog generator
+        // (see docs/Fuzzing.md).
         .executableTarget(
             name: "seedkit-fuzz",
-            dependencies: ["RecordReaders"]
+            dependencies: ["RecordReaders", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
         // Benchmarks (docs/Performance.md).
@@ -117,9 +137,10 @@ let package = Package(
             path: "Tests/Probes/SeedLoaderProbe"
         ),
 
+        .testTarget(name: "GraphStoreTests", dependencies: ["GraphStore"]),
         .testTarget(
-            name: "GraphStoreTests",
-            dependencies: ["GraphStore"],
+            name: "ModelFilesTests",
+            dependencies: ["ModelFiles"],
             exclude: ["Fixtures"]
         ),
         .testTarget(
@@ -128,10 +149,10 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "SeedKitTests", dependencies: ["SeedKit", "seedkit-loader-probe"]),
-        .testTarget(name: "DeepCopyTests", dependencies: ["DeepCopy", "SeedImport"]),
+        .testTarget(name: "DeepCopyTests", dependencies: ["DeepCopy", "SeedImport", "ModelFiles"]),
         .testTarget(
             name: "SeedKitCLITests",
-            dependencies: ["seedkit", "GraphStore"]
+            dependencies: ["seedkit", "seedkit-fuzz", "GraphStore", "SeedImport", "DeepCopy"]
         ),
         .testTarget(
             name: "SeedImportTests",

@@ -6,6 +6,7 @@
 // created); with `skip`, bad records are refused whole and written to the rejects file.
 import Foundation
 import GraphStore
+import Logging
 import RecordReaders
 
 /// Runs a plan into a store.
@@ -156,6 +157,7 @@ final class ImportRun {
         let rows =
             freshStore && options.usesRowPath && RowPathRules.admit(compiled, model: model)
             ? RowBatchWriter(model: model) : nil
+        importLog.debug("writing \(rows == nil ? "through objects" : "rows directly") (fresh store: \(freshStore))")
         for index in checkpoint.source..<plan.sources.count {
             let skip = index == checkpoint.source ? checkpoint.records : 0
             try importSource(
