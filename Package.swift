@@ -11,8 +11,10 @@ let package = Package(
         .library(name: "SeedImport", targets: ["SeedImport"]),
         .library(name: "DeepCopy", targets: ["DeepCopy"]),
         .library(name: "SeedKit", targets: ["SeedKit"]),
+        .library(name: "SeedKitCodegen", targets: ["SeedKitCodegen"]),
         .executable(name: "seedkit", targets: ["seedkit"]),
         .plugin(name: "SeedKitPlugin", targets: ["SeedKitPlugin"]),
+        .plugin(name: "SeedKitCodegenPlugin", targets: ["SeedKitCodegenPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -69,6 +71,12 @@ let package = Package(
             dependencies: ["GraphStore", "SeedImport", "DeepCopy"]
         ),
 
+        // Text from a model: typed Swift code for its entities, Mermaid and Graphviz diagrams.
+        .target(
+            name: "SeedKitCodegen",
+            dependencies: ["GraphStore"]
+        ),
+
         // The command-line tool.
         .executableTarget(
             name: "seedkit",
@@ -78,6 +86,7 @@ let package = Package(
                 "SeedImport",
                 "SeedKit",
                 "DeepCopy",
+                "SeedKitCodegen",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -85,6 +94,14 @@ let package = Package(
         // Builds an app's seed store at build time from its plan (docs/FirstLaunch.md).
         .plugin(
             name: "SeedKitPlugin",
+            capability: .buildTool(),
+            dependencies: ["seedkit"]
+        ),
+
+        // Generates typed Swift code at build time from the models in a target's folder
+        // (docs/CodeGeneration.md).
+        .plugin(
+            name: "SeedKitCodegenPlugin",
             capability: .buildTool(),
             dependencies: ["seedkit"]
         ),
@@ -122,6 +139,14 @@ let package = Package(
             name: "SeedKitCLITests",
             dependencies: ["seedkit", "GraphStore"]
         ),
+        .testTarget(name: "SeedKitCodegenTests", dependencies: ["SeedKitCodegen", "GraphStore"]),
+        // The code `seedkit generate` writes for the catalog and Grocery Dude models, compiled and
+        // used (one target per model: both have an `Item`); SeedKitCodegenTests checks that
+        // generating again gives the same bytes.
+        .testTarget(name: "GeneratedCatalogTests", dependencies: ["GraphStore"]),
+        .testTarget(name: "GeneratedGroceryTests", dependencies: ["GraphStore"]),
+        // Builds a package that uses both plugins (SeedKitPlugin, SeedKitCodegenPlugin).
+        .testTarget(name: "SeedKitPluginTests", exclude: ["Fixtures"]),
         .testTarget(
             name: "SeedImportTests",
             dependencies: ["SeedImport"],

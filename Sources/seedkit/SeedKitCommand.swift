@@ -18,6 +18,7 @@ struct SeedKitCommand: AsyncParsableCommand {
             ExportCommand.self,
             ModelCommand.self,
             CheckCommand.self,
+            GenerateCommand.self,
         ]
     )
 

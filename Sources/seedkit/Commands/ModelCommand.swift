@@ -3,6 +3,7 @@
 import ArgumentParser
 import Foundation
 import GraphStore
+import SeedKitCodegen
 
 /// Loads a model and prints its entities, counts, constraints and hash.
 struct ModelCommand: ParsableCommand {
@@ -21,6 +22,13 @@ struct ModelCommand: ParsableCommand {
     @Flag(help: "Print the summary as JSON on standard output.")
     var json = false
 
+    @Option(help: "Print a diagram of the model instead: mermaid (a class diagram) or dot (Graphviz).")
+    var format: ModelDiagram.Format?
+
+    func validate() throws {
+        if json && format != nil { throw ValidationError("--json and --format cannot be combined") }
+    }
+
     func run() throws {
         let loaded: ObjectModel
         do {
@@ -28,7 +36,9 @@ struct ModelCommand: ParsableCommand {
         } catch {
             throw DataFailure.exit("\(error)")
         }
-        if json {
+        if let format {
+            print(ModelDiagram.text(of: loaded, format: format), terminator: "")
+        } else if json {
             try JSONOutput.print(ModelSummary(loaded))
         } else {
             print(ModelSummary(loaded).text)
@@ -135,3 +145,5 @@ struct ModelSummary: Encodable {
         return lines.joined(separator: "\n")
     }
 }
+
+extension ModelDiagram.Format: ExpressibleByArgument {}
