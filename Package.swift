@@ -149,7 +149,7 @@ let package = Package(
         .testTarget(name: "SeedKitPluginTests", exclude: ["Fixtures"]),
         .testTarget(
             name: "SeedImportTests",
-            dependencies: ["SeedImport"],
+            dependencies: ["SeedImport", .product(name: "Yams", package: "Yams")],
             exclude: ["Fixtures"]
         ),
     ]

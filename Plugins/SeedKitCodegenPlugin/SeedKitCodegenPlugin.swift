@@ -3,7 +3,8 @@
 // For every model — a `.xcdatamodeld`, a `.xcdatamodel` outside one, or a model file named
 // `NAME.model.yaml` (or `.model.yml`, `.model.json`) — anywhere under the target's folder
 // (excluded folders too), it runs `seedkit generate MODEL --single-file WORKDIR/NAME.entities.swift
-// --quiet`; SwiftPM compiles the file into the target. The model's files are the command's
+// --access public|internal --quiet` (public in a library target, internal in an executable or
+// test target); SwiftPM compiles the file into the target. The model's files are the command's
 // inputs, so editing the model regenerates the code. See docs/CodeGeneration.md.
 import Foundation
 import PackagePlugin
@@ -17,12 +18,15 @@ struct SeedKitCodegenPlugin: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
         guard let target = target as? SourceModuleTarget else { return [] }
         let seedkit = try context.tool(named: "seedkit").url
+        // Public in a library, so the modules using it see the types; internal elsewhere, so
+        // hand-written types of opted-out entities may stay internal too.
+        let access = target.kind == .generic ? "public" : "internal"
         return try Self.models(under: target.directoryURL).map { model in
             let output = context.pluginWorkDirectoryURL.appending(path: Self.modelName(of: model) + ".entities.swift")
             return .buildCommand(
                 displayName: "Generating Swift code for the entities of \(model.lastPathComponent)",
                 executable: seedkit,
-                arguments: ["generate", model.path, "--single-file", output.path, "--quiet"],
+                arguments: ["generate", model.path, "--single-file", output.path, "--access", access, "--quiet"],
                 inputFiles: try Self.files(in: model),
                 outputFiles: [output])
         }

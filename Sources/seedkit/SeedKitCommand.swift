@@ -19,6 +19,7 @@ struct SeedKitCommand: AsyncParsableCommand {
             ModelCommand.self,
             CheckCommand.self,
             GenerateCommand.self,
+            PlanCommand.self,
         ]
     )
 
