@@ -77,6 +77,12 @@ let package = Package(
             dependencies: ["GraphStore"]
         ),
 
+        // Drafts a plan (and a model) from the first records of sample files (`seedkit plan infer`).
+        .target(
+            name: "PlanInference",
+            dependencies: ["GraphStore", "RecordReaders", "SeedImport"]
+        ),
+
         // The command-line tool.
         .executableTarget(
             name: "seedkit",
@@ -87,6 +93,7 @@ let package = Package(
                 "SeedKit",
                 "DeepCopy",
                 "SeedKitCodegen",
+                "PlanInference",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -139,6 +146,7 @@ let package = Package(
             name: "SeedKitCLITests",
             dependencies: ["seedkit", "GraphStore"]
         ),
+        .testTarget(name: "PlanInferenceTests", dependencies: ["PlanInference", "SeedImport", "GraphStore"]),
         .testTarget(name: "SeedKitCodegenTests", dependencies: ["SeedKitCodegen", "GraphStore"]),
         // The code `seedkit generate` writes for the catalog and Grocery Dude models, compiled and
         // used (one target per model: both have an `Item`); SeedKitCodegenTests checks that

@@ -7,5 +7,5 @@ struct PlanCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "plan",
         abstract: "Help write plans: draft one from sample files, or print the plan file's JSON Schema.",
-        subcommands: [PlanSchemaCommand.self])
+        subcommands: [PlanInferCommand.self, PlanSchemaCommand.self])
 }
