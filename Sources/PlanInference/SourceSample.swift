@@ -71,11 +71,6 @@ struct FieldSample {
     var holdsRecords: Bool {
         values.contains { if case .records? = $0 { true } else { false } }
     }
-
-    /// Whether some record lacks the field, or holds null or empty text.
-    var hasGaps: Bool {
-        presentValues.count < values.count
-    }
 }
 
 /// The sampled records of one source.

@@ -92,30 +92,3 @@ public struct CollectionValueKey<Root, Value>: TypedPredicateKey {
         self.predicateKey = predicateKey
     }
 }
-
-/// Reading a required attribute or relationship that holds nil.
-///
-/// ```swift
-/// let item = try Item.insert(into: context)
-/// _ = try item.sku   // MissingValueError: Item.sku: no value (required, not set yet)
-/// ```
-public struct MissingValueError: Error, Sendable, CustomStringConvertible {
-    /// The object's entity.
-    public var entity: String
-    /// The attribute or relationship read.
-    public var key: String
-    /// The object read.
-    public var objectID: ObjectID
-
-    /// The error for reading `entity.key` of `objectID`.
-    public init(entity: String, key: String, objectID: ObjectID) {
-        self.entity = entity
-        self.key = key
-        self.objectID = objectID
-    }
-
-    /// `Item.sku: no value (required, not set yet)`.
-    public var description: String {
-        "\(entity).\(key): no value (required, not set yet)"
-    }
-}

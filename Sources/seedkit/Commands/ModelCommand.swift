@@ -145,5 +145,3 @@ struct ModelSummary: Encodable {
         return lines.joined(separator: "\n")
     }
 }
-
-extension ModelDiagram.Format: ExpressibleByArgument {}
