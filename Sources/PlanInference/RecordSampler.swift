@@ -76,7 +76,9 @@ enum RecordSampler {
         }
     }
 
-    /// The root element's children, one source per element name, in the order first met.
+    /// The root element's children, one source per element name, in the order first met: up to
+    /// `limit` records of each name, among the first `10 × limit` children (a kind of element
+    /// first met later is not seen; `--records` names it).
     private static func xmlSamples(_ file: String, baseName: String, limit: Int) throws -> [SourceSample] {
         var reader = try open(file, .xml, records: nil)
         var order: [String] = []
