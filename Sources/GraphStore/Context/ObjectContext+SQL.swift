@@ -29,14 +29,19 @@ extension ObjectContext {
         let result = try PersistentStore.sqlite(store.location.description) { () throws -> T in
             let write = { [self] () throws -> T in
                 let result = try body(connection)
-                if !metadata.isEmpty { try MetadataTable.write(metadata, on: connection) }
-                try run?.forget(on: connection)
+                if !metadata.isEmpty { try layout.writeMetadata(metadata, on: connection) }
+                try run?.forget(layout: layout, on: connection)
                 return result
             }
             return connection.isInTransaction
-                ? try connection.savepoint("seedkit_rows", write) : try connection.transaction(.immediate, write)
+                ? try connection.savepoint(layout.reservedName("rows"), write)
+                : try connection.transaction(.immediate, write)
         }
-        if let run { try PersistentStore.sqlite(store.location.description) { try run.dropTriggers(on: connection) } }
+        if let run {
+            try PersistentStore.sqlite(store.location.description) {
+                try run.dropTriggers(layout: layout, on: connection)
+            }
+        }
         return result
     }
 
