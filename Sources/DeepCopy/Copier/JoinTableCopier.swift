@@ -27,7 +27,7 @@ struct JoinTableCopier {
         let (sourceOwner, sourceMember) = (quote(link.sourceOwnerColumn), quote(link.sourceMemberColumn))
         let (targetOwner, targetMember) = (quote(link.targetOwnerColumn), quote(link.targetMemberColumn))
         let positions = link.orders.enumerated().map { index, order in
-            "j.\(quote(order.sourceColumn)) AS position\(index)"
+            "j.\(quote(order.sourceColumn)) AS ordinal\(index)"
         }
         let pairs =
             "SELECT \(owners.target(of: "j.\(sourceOwner)")) AS owner, \(members.target(of: "j.\(sourceMember)")) AS member"
@@ -47,7 +47,7 @@ struct JoinTableCopier {
                 columns.append(column)
                 values.append(
                     "(SELECT coalesce(max(x.\(column)) + 1, 0) FROM \(target) AS x WHERE x.\(groupColumn) = p.\(group))"
-                        + " + row_number() OVER (PARTITION BY p.\(group) ORDER BY p.position\(index), p.\(other)) - 1"
+                        + " + row_number() OVER (PARTITION BY p.\(group) ORDER BY p.ordinal\(index), p.\(other)) - 1"
                 )
             }
         }

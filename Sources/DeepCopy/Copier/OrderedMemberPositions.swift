@@ -28,12 +28,12 @@ struct OrderedMemberPositions {
         let (sourceKey, targetKey) = (plan.sourceLayout.keyColumn, plan.targetLayout.keyColumn)
         let (owner, order, targetOwner) = (quote(link.sourceColumn), quote(link.sourceOrder), quote(link.targetColumn))
         try connection.execute(
-            "CREATE TEMP TABLE \(quote(movedName))(member INTEGER PRIMARY KEY, owner INTEGER NOT NULL, position)")
+            "CREATE TEMP TABLE \(quote(movedName))(member INTEGER PRIMARY KEY, owner INTEGER NOT NULL, ordinal)")
         try connection.run(
             """
-            INSERT OR IGNORE INTO \(moved)(member, owner, position)
-            SELECT x.member, x.owner, x.position FROM (
-            SELECT \(members.target(of: "s.\(sourceKey)")) AS member, \(owners.target(of: "s.\(owner)")) AS owner, s.\(order) AS position
+            INSERT OR IGNORE INTO \(moved)(member, owner, ordinal)
+            SELECT x.member, x.owner, x.ordinal FROM (
+            SELECT \(members.target(of: "s.\(sourceKey)")) AS member, \(owners.target(of: "s.\(owner)")) AS owner, s.\(order) AS ordinal
             FROM \(SourceAttachment.schema).\(quote(sourceTableName)) AS s WHERE s.\(owner) IS NOT NULL) AS x
             LEFT JOIN \(targetTable) AS t ON t.\(targetKey) = x.member
             WHERE x.member IS NOT NULL AND x.owner IS NOT NULL AND t.\(targetOwner) IS NOT x.owner
@@ -49,7 +49,7 @@ struct OrderedMemberPositions {
             try connection.run(
                 """
                 UPDATE \(targetTable) AS t SET \(order) = x.base + x.rank FROM (
-                SELECT r.member AS member, row_number() OVER (PARTITION BY r.owner ORDER BY r.position, r.member) - 1 AS rank,
+                SELECT r.member AS member, row_number() OVER (PARTITION BY r.owner ORDER BY r.ordinal, r.member) - 1 AS rank,
                 (SELECT coalesce(max(y.\(order)) + 1, 0) FROM \(targetTable) AS y
                 WHERE y.\(owner) = r.owner AND y.\(key) NOT IN (SELECT member FROM \(moved))) AS base
                 FROM \(moved) AS r) AS x

@@ -20,7 +20,7 @@ extension ObjectContext {
     /// - Throws: ``ObjectError`` when the context has unsaved changes, ``StoreError`` for a
     ///   read-only store or a SQLite failure (nothing of the batch is written), or what `body` throws.
     @discardableResult
-    public func writeRows<T>(
+    package func writeRows<T>(
         metadata: [String: String?] = [:], finishing run: RunJournal? = nil, _ body: (SQLiteConnection) throws -> T
     ) throws -> T {
         guard !hasChanges else { throw ObjectError(.unsavedChanges, entity: model.name) }
@@ -47,7 +47,7 @@ extension ObjectContext {
 
     /// Reads with this context's connection (sees the context's committed and set-based writes,
     /// not its unsaved objects).
-    public func readRows<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+    package func readRows<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         try PersistentStore.sqlite(store.location.description) { try body(connection) }
     }
 }

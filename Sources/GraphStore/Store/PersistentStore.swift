@@ -128,7 +128,7 @@ public final class PersistentStore: Sendable {
     }
 
     /// A new connection to the store, configured for use by one context.
-    public func makeConnection() throws -> SQLiteConnection {
+    package func makeConnection() throws -> SQLiteConnection {
         let path = location.description
         let connection = try Self.sqlite(path) { () throws -> SQLiteConnection in
             switch location {
