@@ -125,10 +125,7 @@ extension SQLiteConnection {
     {
         let statement = try cachedStatement(sql)
         defer { statement.reset() }
-        if statement.parameterCount >= 2 {
-            statement.bind(lower, at: 1)
-            statement.bind(upper, at: 2)
-        }
+        statement.bindBounds(lower, upper)
         bind(statement)
         try statement.execute()
         return changes
@@ -138,10 +135,7 @@ extension SQLiteConnection {
     func counts(_ sql: String, lower: Int64 = .min, upper: Int64 = .max) throws -> [(entityID: Int64, count: Int)] {
         let statement = try cachedStatement(sql)
         defer { statement.reset() }
-        if statement.parameterCount >= 2 {
-            statement.bind(lower, at: 1)
-            statement.bind(upper, at: 2)
-        }
+        statement.bindBounds(lower, upper)
         var rows: [(Int64, Int)] = []
         while try statement.step() { rows.append((statement.int64(0), statement.int(1))) }
         return rows
@@ -160,5 +154,14 @@ extension SQLiteConnection {
         let statement = try cachedStatement(sql)
         defer { statement.reset() }
         return try statement.step() ? statement.int64(0) : 0
+    }
+}
+
+extension SQLiteStatement {
+    /// Binds a page's bounds to `?1` and `?2` when the statement has them.
+    fileprivate func bindBounds(_ lower: Int64, _ upper: Int64) {
+        guard parameterCount >= 2 else { return }
+        bind(lower, at: 1)
+        bind(upper, at: 2)
     }
 }

@@ -116,15 +116,10 @@ extension ObjectContext {
         let loaded = request.fetchBatchSize.flatMap { $0 > 0 ? $0 : nil } ?? Int.max
         var row = 0
         return try run(query) { statement in
-            let kind = layout.entity(number: statement.int64(1)) ?? entity
-            let object = registeredObject(entity: kind, key: statement.int64(0))
-            if object.isFault && !request.returnsObjectsAsFaults && row < loaded,
-                let mapping = rowLayout.mappings[kind.index]
-            {
-                fill(object, from: statement, mapping: mapping, rows: layout.rows(of: kind))
-            }
-            row += 1
-            return object
+            defer { row += 1 }
+            return object(
+                inRow: statement, of: rowLayout, entity: entity,
+                filling: !request.returnsObjectsAsFaults && row < loaded)
         }
     }
 

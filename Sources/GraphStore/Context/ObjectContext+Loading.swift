@@ -17,6 +17,22 @@ extension ObjectContext {
         fill(object, from: statement, mapping: RowMapping.forSingleRow(rows), rows: rows)
     }
 
+    /// The object of a result row whose columns are `rowLayout.columns` after `offset` others
+    /// (key, entity number, …), registered in this context; with `filling`, a fault is filled
+    /// from the row. `entity` stands in for an entity number the layout does not know.
+    func object(
+        inRow statement: SQLiteStatement, of rowLayout: FetchRowLayout, entity: ModelEntity, offset: Int32 = 0,
+        filling: Bool = true
+    ) -> ManagedObject {
+        let kind = layout.entity(number: statement.int64(offset + 1)) ?? entity
+        let object = registeredObject(entity: kind, key: statement.int64(offset))
+        if filling, object.isFault, let mapping = rowLayout.mappings[kind.index] {
+            let shifted = offset == 0 ? mapping : mapping.shifted(by: offset)
+            fill(object, from: statement, mapping: shifted, rows: layout.rows(of: kind))
+        }
+        return object
+    }
+
     /// Copies a result row into `object` (which must be a fault).
     func fill(_ object: ManagedObject, from statement: SQLiteStatement, mapping: RowMapping, rows: EntityRowLayout) {
         let entity = object.entity

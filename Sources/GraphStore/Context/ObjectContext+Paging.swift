@@ -32,12 +32,7 @@ extension ObjectContext {
             statement.bind(Int64(max(0, limit)), at: 2)
             var objects: [ManagedObject] = []
             while try statement.step() {
-                let kind = layout.entity(number: statement.int64(1)) ?? entity
-                let object = registeredObject(entity: kind, key: statement.int64(0))
-                if object.isFault, let mapping = rowLayout.mappings[kind.index] {
-                    fill(object, from: statement, mapping: mapping, rows: layout.rows(of: kind))
-                }
-                objects.append(object)
+                objects.append(object(inRow: statement, of: rowLayout, entity: entity))
             }
             return objects
         }

@@ -95,11 +95,8 @@ extension ObjectContext {
             try PersistentStore.sqlite(store.location.description) {
                 let statement = try connection.cachedStatement(sql)
                 try chunks.query(statement, with: chunk, bind: { $0.bind($1.objectID.key, at: $2) }) { statement in
-                    let kind = layout.entity(number: statement.int64(2)) ?? destination
-                    let member = registeredObject(entity: kind, key: statement.int64(1))
-                    if fillingRows, member.isFault, let mapping = rowLayout.mappings[kind.index] {
-                        fill(member, from: statement, mapping: mapping.shifted(by: 1), rows: layout.rows(of: kind))
-                    }
+                    let member = object(
+                        inRow: statement, of: rowLayout, entity: destination, offset: 1, filling: fillingRows)
                     members[statement.int64(0), default: []].append(member)
                 }
             }
@@ -128,11 +125,7 @@ extension ObjectContext {
                 try PersistentStore.sqlite(store.location.description) {
                     let statement = try connection.cachedStatement(sql)
                     try chunks.query(statement, with: chunk, bind: { $0.bind($1.objectID.key, at: $2) }) { statement in
-                        let kind = layout.entity(number: statement.int64(1)) ?? entity
-                        let object = registeredObject(entity: kind, key: statement.int64(0))
-                        if object.isFault, let mapping = rowLayout.mappings[kind.index] {
-                            fill(object, from: statement, mapping: mapping, rows: layout.rows(of: kind))
-                        }
+                        _ = object(inRow: statement, of: rowLayout, entity: entity)
                     }
                 }
             }

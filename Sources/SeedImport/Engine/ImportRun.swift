@@ -90,7 +90,7 @@ final class ImportRun {
             }
         } catch {
             if !existed && !options.dryRun {
-                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: storePath + suffix) }
+                try? StoreFiles.remove(storePath)
             }
             report.seconds = Date().timeIntervalSince(started)
             report.committed = false
