@@ -44,6 +44,12 @@ package struct JoinTableLayout: Sendable, Hashable {
         package let column: String
         /// The key column of the owners it orders members within.
         package let ownerColumn: String
+
+        /// The position column `column`, ordering members within each owner of `ownerColumn`.
+        package init(column: String, ownerColumn: String) {
+            self.column = column
+            self.ownerColumn = ownerColumn
+        }
     }
 
     /// The table's name.
@@ -58,6 +64,20 @@ package struct JoinTableLayout: Sendable, Hashable {
     package let secondRootIndex: Int
     /// The position columns, sorted by name.
     package let orders: [Order]
+
+    /// A join table `name` whose `firstColumn` holds keys of the root entity at `firstRootIndex`
+    /// and `secondColumn` those of the one at `secondRootIndex`.
+    package init(
+        name: String, firstColumn: String, secondColumn: String, firstRootIndex: Int, secondRootIndex: Int,
+        orders: [Order]
+    ) {
+        self.name = name
+        self.firstColumn = firstColumn
+        self.secondColumn = secondColumn
+        self.firstRootIndex = firstRootIndex
+        self.secondRootIndex = secondRootIndex
+        self.orders = orders
+    }
 
     /// The other key column of `column`.
     package func column(otherThan column: String) -> String {

@@ -243,9 +243,14 @@ extension StoreLayout {
     /// The layouts SeedKit reads and writes, tried in this order when a store is opened.
     package static let knownRules: [any StoreLayoutRules] = [SeedKitLayout()]
 
-    /// The rules of the database on `connection`, or nil when no known layout recognises it.
-    package static func rules(of connection: SQLiteConnection) throws -> (any StoreLayoutRules)? {
-        for rules in knownRules where try rules.recognizes(connection) { return rules }
+    /// The rules of the database on `connection` — `preferred` when it recognises it, else the
+    /// first known layout that does — or nil.
+    package static func rules(of connection: SQLiteConnection, trying preferred: (any StoreLayoutRules)? = nil) throws
+        -> (any StoreLayoutRules)?
+    {
+        for rules in (preferred.map { [$0] } ?? []) + knownRules where try rules.recognizes(connection) {
+            return rules
+        }
         return nil
     }
 }

@@ -22,6 +22,19 @@ package struct LayoutNames: Sendable {
     package let companionColumns: [[String?]]
     /// The join tables, in name order.
     package let joinTables: [JoinTableLayout]
+
+    /// Names as a layout's rules give them (every array indexed by entity index, then slot).
+    package init(
+        entityNumbers: [Int64], tables: [String], attributeColumns: [[String]],
+        relationshipStorage: [[RelationshipStorage]], companionColumns: [[String?]], joinTables: [JoinTableLayout]
+    ) {
+        self.entityNumbers = entityNumbers
+        self.tables = tables
+        self.attributeColumns = attributeColumns
+        self.relationshipStorage = relationshipStorage
+        self.companionColumns = companionColumns
+        self.joinTables = joinTables
+    }
 }
 
 /// The rules of one store layout.

@@ -73,7 +73,7 @@ public final class PersistentStore: Sendable {
         let location = StoreLocation.memory(name)
         let anchor = try sqlite(location.description) { try SQLiteConnection.inMemory(name: name) }
         let identifier = options.storeUUID ?? UUID()
-        let layout = newStoreLayout(for: model)
+        let layout = newStoreLayout(for: model, options: options)
         try initialize(anchor, layout: layout, storeUUID: identifier, options: options, path: location.description)
         var memoryOptions = options
         memoryOptions.writeAheadLog = false
@@ -86,7 +86,7 @@ public final class PersistentStore: Sendable {
         guard FileManager.default.fileExists(atPath: path) else { throw StoreError(.fileNotFound, path: path) }
         let connection = try sqlite(path) { try SQLiteConnection(path: path, mode: .readOnly) }
         defer { connection.close() }
-        return try readMetadata(on: connection, path: path).metadata
+        return try readMetadata(on: connection, path: path, trying: nil).metadata
     }
 
     /// A stream of the change sets of every save made on this store from now on.
@@ -148,7 +148,7 @@ public final class PersistentStore: Sendable {
         -> PersistentStore
     {
         let reader = try sqlite(path) { try SQLiteConnection(path: path, mode: .readOnly) }
-        let (rules, metadata) = try readMetadata(on: reader, path: path)
+        let (rules, metadata) = try readMetadata(on: reader, path: path, trying: options.layoutRules)
         reader.close()
         let storedModel = Result { try metadata.model(source: path) }
         if let model, model.versionHash != metadata.modelHash {
@@ -180,7 +180,7 @@ public final class PersistentStore: Sendable {
 
     private static func create(at path: String, model: ObjectModel, options: StoreOptions) throws -> PersistentStore {
         let identifier = options.storeUUID ?? UUID()
-        let layout = newStoreLayout(for: model)
+        let layout = newStoreLayout(for: model, options: options)
         do {
             let connection = try sqlite(path) { try SQLiteConnection(path: path, mode: .readWriteCreate) }
             defer { connection.close() }
@@ -189,16 +189,16 @@ public final class PersistentStore: Sendable {
                 _ = try sqlite(path) { try connection.setJournalMode("WAL") }
             }
         } catch {
-            try? FileManager.default.removeItem(atPath: path)
+            try? StoreFiles.remove(path)
             throw error
         }
         return PersistentStore(
             location: .file(path), identifier: identifier, layout: layout, options: options, anchor: nil)
     }
 
-    /// The layout a new store of `model` gets: SeedKit's own.
-    package static func newStoreLayout(for model: ObjectModel) -> StoreLayout {
-        StoreLayout(model: model, rules: SeedKitLayout())
+    /// The layout a new store of `model` gets with `options`: SeedKit's own unless the options name another.
+    package static func newStoreLayout(for model: ObjectModel, options: StoreOptions) -> StoreLayout {
+        StoreLayout(model: model, rules: options.layoutRules ?? SeedKitLayout())
     }
 
     /// Creates the schema and writes the initial metadata in one transaction.
@@ -214,14 +214,17 @@ public final class PersistentStore: Sendable {
         }
     }
 
-    /// The layout rules of the store on `connection` and its metadata, checked for a format this SeedKit reads.
-    private static func readMetadata(on connection: SQLiteConnection, path: String) throws
-        -> (rules: any StoreLayoutRules, metadata: StoreMetadata)
-    {
+    /// The layout rules of the store on `connection` (`preferred` first, then the known ones)
+    /// and its metadata, checked for a format this SeedKit reads.
+    private static func readMetadata(
+        on connection: SQLiteConnection, path: String, trying preferred: (any StoreLayoutRules)?
+    ) throws -> (rules: any StoreLayoutRules, metadata: StoreMetadata) {
         let rules: any StoreLayoutRules
         let metadata: StoreMetadata
         do {
-            guard let found = try StoreLayout.rules(of: connection) else { throw StoreError(.notAStore, path: path) }
+            guard let found = try StoreLayout.rules(of: connection, trying: preferred) else {
+                throw StoreError(.notAStore, path: path)
+            }
             rules = found
             metadata = try rules.readMetadata(on: connection, path: path)
         } catch let error as SQLiteError {
