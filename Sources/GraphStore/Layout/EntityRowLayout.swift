@@ -9,8 +9,6 @@
 package struct EntityRowLayout: Sendable {
     /// The entity this layout is for.
     package let entityIndex: Int
-    /// The root table.
-    package let table: String
     /// Attribute slots that are stored (not transient), in slot order.
     package let storedAttributes: [Int]
     /// Relationship slots kept as a foreign-key column on this table, in slot order.
@@ -31,19 +29,29 @@ package struct EntityRowLayout: Sendable {
     package let selectSQL: String
     /// `DELETE FROM table WHERE key = ?`.
     package let deleteSQL: String
-    private let keyColumn: String
-    private let entityColumn: String
-    /// For each stored to-one that needs one: the quoted destination table (for the subquery
-    /// reading its entity number when the layout keeps no companion column).
-    private let destinationTables: [String?]
+    /// How each to-one whose destination has sub-entities gives that destination's entity number.
+    private let destinationEntities: [DestinationEntity]
+
+    /// The entity number of a to-one's destination: the layout's companion column beside the
+    /// key, or a subquery on the destination's table (all names quoted).
+    private struct DestinationEntity: Sendable {
+        let foreignKey: String
+        let companion: String?
+        let table: String
+        let keyColumn: String
+        let entityColumn: String
+
+        func sql(alias: String?) -> String {
+            let prefix = alias.map { "\($0)." } ?? ""
+            if let companion { return prefix + companion }
+            return "(SELECT \(entityColumn) FROM \(table) WHERE \(keyColumn) = \(prefix + foreignKey))"
+        }
+    }
 
     /// The layout of `entity`'s rows under `names`.
     init(entity: ModelEntity, model: ObjectModel, names: LayoutNames, rules: any StoreLayoutRules) {
         let quote = SQLiteIdentifier.quote
         entityIndex = entity.index
-        table = names.tables[entity.index]
-        keyColumn = rules.keyColumn
-        entityColumn = rules.entityColumn
         storedAttributes = entity.attributes.filter { !$0.isTransient }.map(\.index)
         let storage = names.relationshipStorage[entity.index]
         let foreignKeys = entity.relationships.filter {
@@ -53,9 +61,6 @@ package struct EntityRowLayout: Sendable {
         self.foreignKeys = foreignKeys.map(\.index)
         foreignKeyNeedsEntity = foreignKeys.map { !model.destination(of: $0).subentityIndices.isEmpty }
         companionColumns = foreignKeys.map { names.companionColumns[entity.index][$0.index].map(quote) }
-        destinationTables = zip(foreignKeys, foreignKeyNeedsEntity).map { relationship, needsEntity in
-            needsEntity ? quote(names.tables[relationship.destinationIndex]) : nil
-        }
         dataColumns =
             storedAttributes.map { quote(names.attributeColumns[entity.index][$0]) }
             + foreignKeys.map { relationship in
@@ -63,7 +68,7 @@ package struct EntityRowLayout: Sendable {
                 return quote(column)
             }
         let written = dataColumns + companionColumns.compactMap { $0 }
-        let quotedTable = quote(table)
+        let quotedTable = quote(names.tables[entity.index])
         let key = rules.keyColumn
         let version = rules.versionColumn
         let insertColumns = [key, rules.entityColumn, version] + written
@@ -74,12 +79,18 @@ package struct EntityRowLayout: Sendable {
             "UPDATE \(quotedTable) SET " + ([version] + written).map { "\($0) = ?" }.joined(separator: ", ")
             + " WHERE \(key) = ?"
         deleteSQL = "DELETE FROM \(quotedTable) WHERE \(key) = ?"
-        let entities = Self.destinationEntityColumns(
-            alias: nil, foreignKeyColumns: Array(dataColumns.suffix(foreignKeys.count)),
-            needsEntity: foreignKeyNeedsEntity, companions: companionColumns, destinations: destinationTables,
-            keyColumn: key, entityColumn: rules.entityColumn)
+        let foreignKeyColumns = dataColumns.suffix(foreignKeys.count)
+        destinationEntities = foreignKeys.indices.compactMap { [foreignKeyNeedsEntity, companionColumns] position in
+            guard foreignKeyNeedsEntity[position] else { return nil }
+            return DestinationEntity(
+                foreignKey: foreignKeyColumns[foreignKeyColumns.startIndex + position],
+                companion: companionColumns[position],
+                table: quote(names.tables[foreignKeys[position].destinationIndex]), keyColumn: key,
+                entityColumn: rules.entityColumn)
+        }
         selectSQL =
-            "SELECT " + ([version] + dataColumns + entities).joined(separator: ", ")
+            "SELECT "
+            + ([version] + dataColumns + destinationEntities.map { $0.sql(alias: nil) }).joined(separator: ", ")
             + " FROM \(quotedTable) WHERE \(key) = ?"
     }
 
@@ -92,22 +103,6 @@ package struct EntityRowLayout: Sendable {
     /// entity number: its companion column, or a subquery on the destination's table. `alias`
     /// qualifies this table's columns.
     package func destinationEntityColumns(alias: String?) -> [String] {
-        Self.destinationEntityColumns(
-            alias: alias, foreignKeyColumns: Array(dataColumns.suffix(foreignKeys.count)),
-            needsEntity: foreignKeyNeedsEntity, companions: companionColumns, destinations: destinationTables,
-            keyColumn: keyColumn, entityColumn: entityColumn)
-    }
-
-    private static func destinationEntityColumns(
-        alias: String?, foreignKeyColumns: [String], needsEntity: [Bool], companions: [String?],
-        destinations: [String?], keyColumn: String, entityColumn: String
-    ) -> [String] {
-        let prefix = alias.map { "\($0)." } ?? ""
-        return foreignKeyColumns.indices.compactMap { position in
-            guard needsEntity[position] else { return nil }
-            if let companion = companions[position] { return prefix + companion }
-            let source = prefix + foreignKeyColumns[position]
-            return "(SELECT \(entityColumn) FROM \(destinations[position] ?? "") WHERE \(keyColumn) = \(source))"
-        }
+        destinationEntities.map { $0.sql(alias: alias) }
     }
 }

@@ -78,9 +78,4 @@ package struct JoinTableLayout: Sendable, Hashable {
         self.secondRootIndex = secondRootIndex
         self.orders = orders
     }
-
-    /// The other key column of `column`.
-    package func column(otherThan column: String) -> String {
-        column == firstColumn ? secondColumn : firstColumn
-    }
 }

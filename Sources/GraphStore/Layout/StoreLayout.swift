@@ -192,13 +192,6 @@ package final class StoreLayout: Sendable {
         try rules.highestKey(ofRoot: root, in: self, on: connection)
     }
 
-    /// The next free key of each table, by entity index (every entity gets its root table's).
-    package func nextFreeKeys(on connection: SQLiteConnection) throws -> [Int64] {
-        var byRoot: [Int: Int64] = [:]
-        for root in roots { byRoot[root.index] = try highestKey(ofRoot: root, on: connection) + 1 }
-        return model.entities.map { byRoot[$0.rootIndex] ?? 1 }
-    }
-
     /// After rows were written into `root`'s table with keys above ``highestKey(ofRoot:on:)``,
     /// inside the same transaction: brings the layout's key counter (if it keeps one) up to them.
     package func coverKeys(ofRoot root: ModelEntity, on connection: SQLiteConnection) throws {
