@@ -55,19 +55,20 @@ package struct SeedKitLayout: StoreLayoutRules {
     // MARK: - Names
 
     package func names(for model: ObjectModel) -> LayoutNames {
-        let storage = model.entities.map { entity in
-            entity.relationships.map { relationship(relationship: $0, model: model) }
+        let kept = model.entities.map { entity in
+            entity.relationships.map { storage(of: $0, model: model) }
         }
         return LayoutNames(
             entityNumbers: model.entities.map { Int64($0.index + 1) },
             tables: model.entities.map { model.root(of: $0).name },
             attributeColumns: model.entities.map { $0.attributes.map(\.name) },
-            relationshipStorage: storage,
+            relationshipStorage: kept,
             companionColumns: model.entities.map { $0.relationships.map { _ in nil } },
-            joinTables: joinTables(of: model, storage: storage))
+            joinTables: joinTables(of: model, storage: kept))
     }
 
-    private func relationship(relationship: ModelRelationship, model: ObjectModel) -> RelationshipStorage {
+    /// How `relationship` is kept (docs/StoreFormat.md "Join tables").
+    private func storage(of relationship: ModelRelationship, model: ObjectModel) -> RelationshipStorage {
         if relationship.isTransient { return .transient }
         if !relationship.isToMany { return .foreignKey(column: relationship.name) }
         let inverse = model.inverse(of: relationship)
