@@ -1,8 +1,12 @@
 // First launch from bundled source files: the plan is imported into a new store built aside and
 // renamed into place, or into the user's store (upsert by the plan's keys; the plan's `seed:`
 // version is written by the import's finishing save, in the same transaction as its last batch).
-// Invariants: a new store appears only complete and synced; an import into the user's store is
-// one run of its run journal (a killed one is resumed, or undone, by the next import).
+// Cancellation: the importer stops between batches when the loader's task is cancelled and puts
+// its target back (a new store removed, its run in the user's store undone); the loader also
+// checks before the import starts and before a new store is moved into place.
+// Invariants: a new store appears only complete and synced, and a failed or cancelled one leaves
+// no file; an import into the user's store is one run of its run journal (a killed one is
+// resumed, or undone, by the next import).
 import Foundation
 import GraphStore
 import SeedImport
@@ -12,7 +16,6 @@ struct SeedPlanImport {
     let files: LoaderFiles
     let planFile: String
     let options: SeedLoaderOptions
-    let cancellation: CancellationFlag
     let emit: @Sendable (SeedLoader.Progress) -> Void
 
     /// Imports into a new store written beside the user's and renamed into place.
@@ -20,20 +23,19 @@ struct SeedPlanImport {
         var importOptions = baseOptions()
         importOptions.store = files.temporaryCopy
         importOptions.newStoreWithoutWAL = true
-        let report = try await run(importOptions)
         let files = self.files
-        let cancellation = self.cancellation
-        try await BlockingWork.run(name: "seedkit.loader") { _ in
-            do {
+        do {
+            let report = try await run(importOptions)
+            try await BlockingWork.run(name: "seedkit.loader") { cancellation in
                 try cancellation.check()
                 try DurableFile.sync(files.temporaryCopy)
                 try DurableFile.install(files.temporaryCopy, at: files.store)
-            } catch {
-                try? files.removeLeftovers()
-                throw error
             }
+            return report
+        } catch {
+            try? files.removeLeftovers()
+            throw error
         }
-        return report
     }
 
     /// Imports into the user's store, resuming this plan's run if a kill interrupted it (any
@@ -51,10 +53,10 @@ struct SeedPlanImport {
         return importOptions
     }
 
-    /// Runs the import, forwarding its progress. The importer cannot be stopped half-way, so
-    /// cancellation is honoured before it starts and before a new store is moved into place.
+    /// Runs the import, forwarding its progress. Cancelling the task stops the importer between
+    /// batches (it removes a new store, or undoes its run in the user's store).
     private func run(_ importOptions: ImportOptions) async throws -> ImportReport {
-        try cancellation.check()
+        try Task.checkCancellation()
         let importer = try Importer(planFile: planFile, options: importOptions)
         let emit = self.emit
         let forwarding = Task {
