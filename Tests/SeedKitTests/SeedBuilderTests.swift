@@ -1,5 +1,5 @@
 // Seed builds: the same inputs give byte-identical files; the result is one validated file with
-// the seed's metadata that opens read-only without side files; a failed build leaves the
+// the seed's metadata and record that opens read-only without side files; a failed build leaves the
 // output as it was; a cancelled one (during the import, or after it) leaves no file at all.
 import Foundation
 import GraphStore
@@ -42,6 +42,11 @@ import Testing
         readOnly.readOnly = true
         let store = try PersistentStore.open(at: first.path, options: readOnly)
         #expect(try store.objectCounts()["Item"] == 5)
+        // The seed carries its record: every object, so a copy of it knows where its objects came from.
+        #expect(try store.hasSeedRecord())
+        #expect(
+            try LoaderFixtures.value(
+                "SELECT count(*) FROM seedkit_seed_Item JOIN Item USING (pk, sku, name)", in: first.path) == "5")
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix("one.sqlite") } == [
                 "one.sqlite"

@@ -3,8 +3,8 @@
 // copy, after a committed batch of a merge, during a plan import into a new store and into the
 // user's store. Each time prepare() throws CancellationError and the target is as it was: no
 // store (and no file at all beside it) when there was none; otherwise the user's store holds
-// exactly the objects of a copy taken before (StoreDiff), passes SQLite's integrity check, has
-// no run left active and keeps its seed version. A later prepare() then completes, so the
+// exactly the objects of a copy taken before (StoreDiff) and the same seed record, passes
+// SQLite's integrity check, has no run left active and keeps its seed version. A later prepare() then completes, so the
 // comparison is one that can fail.
 import DeepCopy
 import Foundation
@@ -43,6 +43,26 @@ import Testing
         #expect(differences == [])
     }
 
+    /// Every base row of the seed record of the store at `path`, as `table: values`.
+    static func seedRecord(of path: String) throws -> [String] {
+        let connection = try SQLiteConnection(path: path, mode: .readOnly)
+        defer { connection.close() }
+        let tables = try connection.prepare(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'seedkit\\_seed\\_%' ESCAPE '\\' ORDER BY name"
+        )
+        var names: [String] = []
+        while try tables.step() { names.append(tables.string(0)) }
+        var lines: [String] = []
+        for name in names {
+            let rows = try connection.prepare("SELECT * FROM \(name) ORDER BY 1")
+            while try rows.step() {
+                let values = (0..<rows.columnCount).map { rows.isNull($0) ? "nil" : rows.string($0) }
+                lines.append("\(name): " + values.joined(separator: " "))
+            }
+        }
+        return lines
+    }
+
     @Test func aCancelledCopyLeavesNoStore() async throws {
         let seeds = try LoaderSeeds.get()
         let folder = try LoaderFixtures.folder("cancel-copy") + "/data"
@@ -62,6 +82,7 @@ import Testing
         let store = try LoaderFixtures.folder("cancel-merge") + "/App.sqlite"
         try LoaderFixtures.makeUserStore(at: store, from: seeds.v1)
         let before = try Self.snapshot(of: store)
+        let record = try Self.seedRecord(of: store)
         let canceller = TaskCanceller()
         var options = SeedLoaderOptions()
         options.batchSize = 50
@@ -71,8 +92,10 @@ import Testing
         }
         await Self.expectCancelled(SeedLoader(seed: .store(seeds.v2), store: store, options: options), by: canceller)
         try Self.expectUnchanged(store, since: before, version: LoaderSeeds.v1Version)
+        #expect(try Self.seedRecord(of: store) == record && record.count == 312)  // 5 units, 7 tags, 300 items
         _ = try await SeedLoader(seed: .store(seeds.v2), store: store).prepare()
         try LoaderFixtures.expectMergedUserStore(store)
+        #expect(try Self.seedRecord(of: store).count == 522)  // and 200 items, 10 lists
     }
 
     @Test func aCancelledPlanImportIntoANewStoreLeavesNoStore() async throws {

@@ -47,18 +47,18 @@ import Testing
             return
         }
         #expect(version == LoaderSeeds.v2Version)
-        #expect(report.entities["Item"]?.copied == 200 && report.entities["Item"]?.matched == 300)
-        #expect(report.entities["Item"]?.updated == 0)
+        #expect(report.entities["Item"]?.added == 200 && report.copy.entities["Item"]?.matched == 300)
+        #expect(report.entities["Item"]?.updated == 0 && report.entities["Item"]?.keptUserChange == 0)
         try LoaderFixtures.expectMergedUserStore(store)
     }
 
-    @Test func aStoreWithoutSeedVersionIsMergedAndTheUpdatePolicyOverwrites() async throws {
+    @Test func aStoreWithoutSeedVersionIsMergedAndTheSeedWinsPolicyOverwrites() async throws {
         let seeds = try LoaderSeeds.get()
         let store = try LoaderFixtures.folder("update") + "/App.sqlite"
         try LoaderFixtures.makeUserStore(at: store, from: seeds.v1)
         try PersistentStore.open(at: store).setMetadata(["seed.version": nil])
         var options = SeedLoaderOptions()
-        options.onConflict = .update
+        options.upgradePolicy = .seedWins
         let outcome = try await SeedLoader(seed: .store(seeds.v2), store: store, options: options).prepare()
         guard case .merged(_, let report) = outcome else {
             Issue.record("expected a merge, got \(outcome)")

@@ -1,6 +1,8 @@
-// Seed builds (docs/FirstLaunch.md): run a plan into a temporary file, validate the whole graph, write the
-// seed's metadata (version, model hash, source checksums, generator), build indexes, ANALYZE,
-// VACUUM, switch to a single-file journal, and rename the result into place atomically.
+// Seed builds (docs/FirstLaunch.md): run a plan into a temporary file, validate the whole graph,
+// write the seed's metadata (version, model hash, source checksums, generator) and its seed record
+// (each object's identity and fingerprints, so a copy of it knows where its objects came from),
+// build indexes, ANALYZE, VACUUM, switch to a single-file journal, and rename the result into
+// place atomically.
 // Cancellation: cancelling the building task stops the import between batches (the importer
 // removes the file it was creating), or the finishing steps between pages and steps; the
 // temporary file is then removed and the output is untouched.
@@ -102,7 +104,7 @@ public struct SeedBuilder: Sendable {
         }
     }
 
-    /// Validates every object, writes the seed metadata, and compacts the store into one file,
+    /// Validates every object, writes the seed metadata and record, and compacts the store into one file,
     /// stopping between pages and steps when the build is cancelled (on its BlockingWork thread).
     private func finalize(_ path: String, plan: ImportPlan, checksums: [String: String]) throws {
         var single = StoreOptions()
@@ -115,6 +117,7 @@ public struct SeedBuilder: Sendable {
         ]
         if let version = plan.seedVersion { metadata["seed.version"] = version }
         try store.setMetadata(metadata)
+        try store.recordSeedObjects()
         if try store.metadata()[StoreMetadata.Key.indexesPending] != nil { try store.createIndexes() }
         try BlockingWork.checkCancellation()
         try store.compactForShipping()

@@ -2,8 +2,9 @@
 // from the store's metadata — never from a flag set too early.
 //
 //   user store                          action
-//   none                                copy the seed (temp file, fsync, atomic rename), or
-//                                       import the plan's sources into a new store likewise
+//   none                                copy the seed (temp file, its seed record, fsync,
+//                                       atomic rename), or import the plan's sources into a new
+//                                       store likewise
 //   seed.version missing/older/different merge the seed by deep copy (or import the plan);
 //                                       the version is written with the last batch
 //   seed.version the same               nothing (one metadata read)
@@ -109,15 +110,18 @@ public final class SeedLoader: Sendable {
     }
 
     /// Copies the seed file into place: a chunked copy to the temporary file (stopping between
-    /// chunks when cancelled, the partial file removed), fsync, then the atomic rename.
+    /// chunks when cancelled, the partial file removed), its seed record when the seed carries
+    /// none, fsync, then the atomic rename.
     private func copy(_ seedPath: String, into files: LoaderFiles) async throws {
         let emit = self.emit
         try await BlockingWork.run(name: "seedkit.loader") { cancellation in
-            try DurableFile.copy(from: seedPath, to: files.temporaryCopy, sync: true) { copied, total, chunk in
+            try DurableFile.copy(from: seedPath, to: files.temporaryCopy, sync: false) { copied, total, chunk in
                 emit(Progress(phase: .copying, completed: copied, total: total, step: chunk))
                 try cancellation.check()
             }
             do {
+                try NewStoreRecord.write(at: files.temporaryCopy)
+                try DurableFile.sync(files.temporaryCopy)
                 try cancellation.check()
                 try DurableFile.install(files.temporaryCopy, at: files.store)
             } catch {

@@ -18,7 +18,8 @@ struct SeedPlanImport {
     let options: SeedLoaderOptions
     let emit: @Sendable (SeedLoader.Progress) -> Void
 
-    /// Imports into a new store written beside the user's and renamed into place.
+    /// Imports into a new store written beside the user's, records its objects as seed objects
+    /// (docs/FirstLaunch.md, "Seed upgrades") and renames it into place.
     func intoNewStore() async throws -> ImportReport {
         var importOptions = baseOptions()
         importOptions.store = files.temporaryCopy
@@ -28,6 +29,7 @@ struct SeedPlanImport {
             let report = try await run(importOptions)
             try await BlockingWork.run(name: "seedkit.loader") { cancellation in
                 try cancellation.check()
+                try NewStoreRecord.write(at: files.temporaryCopy)
                 try DurableFile.sync(files.temporaryCopy)
                 try DurableFile.install(files.temporaryCopy, at: files.store)
             }
