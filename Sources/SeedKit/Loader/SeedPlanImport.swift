@@ -4,12 +4,17 @@
 // Invariants: a new store appears only complete and synced; an import into the user's store is
 // one run of its run journal (a killed one is resumed, or undone, by the next import).
 import Foundation
+import GraphStore
 import SeedImport
 
 /// One import of a plan's sources for a first launch.
 struct SeedPlanImport {
     let files: LoaderFiles
+    /// The plan, read once by the loader.
+    let plan: PlanFile
     let planFile: String
+    /// The plan's model (loaded once by the loader), or nil when it names none.
+    let model: ObjectModel?
     let options: SeedLoaderOptions
     let cancellation: CancellationFlag
     let emit: @Sendable (SeedLoader.Progress) -> Void
@@ -54,7 +59,8 @@ struct SeedPlanImport {
     /// cancellation is honoured before it starts and before a new store is moved into place.
     private func run(_ importOptions: ImportOptions) async throws -> ImportReport {
         try cancellation.check()
-        let importer = try Importer(planFile: planFile, options: importOptions)
+        let model = try self.model ?? ValidatedPlan.model(for: plan.plan, store: importOptions.store)
+        let importer = Importer(plan: try ValidatedPlan(plan, model: model, path: planFile), options: importOptions)
         let emit = self.emit
         let forwarding = Task {
             var step = 0

@@ -41,8 +41,8 @@ import Testing
         #expect(index[.single(.string("0"))] == nil)
     }
 
-    @Test func runKeyIndexKeepsEveryRowExactly() {
-        var index = RunKeyIndex()
+    @Test func keyIndexKeepsEveryRowExactly() {
+        let index = KeyIndex()
         let items = LookupID(entityIndex: 0, slots: [1])
         let lists = LookupID(entityIndex: 1, slots: [1])
         let sku = KeyValue.single(.string("SKU-1"))

@@ -66,7 +66,8 @@ struct RecordPreparer {
 
     /// The attribute's value for `record`: `.some(value)` to set (nil clears), `nil` to leave
     /// the attribute alone (its field is absent and it has no default).
-    private func coerce(_ attribute: CompiledAttribute, in record: SourceRecord) throws(RecordError) -> AttributeValue?? {
+    private func coerce(_ attribute: CompiledAttribute, in record: SourceRecord) throws(RecordError) -> AttributeValue??
+    {
         guard let field = attribute.field else { return .some(attribute.constant) }
         let value = record[field]
         if value == nil && !attribute.coercer.hasDefault { return nil }

@@ -1,7 +1,8 @@
-// Turns a batch of prepared records into rows for a store the run created: new keys handed out
-// in order, attribute defaults and values, rule checks per row, references resolved through the
-// run's key index (or created, or set aside for the deferred pass), nested records built
-// recursively — the same outcome as applying the records to objects, without the objects.
+// The row path's batch builder: turns a batch of prepared records into rows for a store the run
+// created — new keys handed out in order, attribute defaults and values, rule checks per row,
+// references resolved through the run's key index (or created, or set aside for the deferred
+// pass), nested records built recursively — the same outcome as applying the records to
+// objects, without the objects.
 // Invariants: a record either adds its row and links whole or is refused with a RecordError
 // (destinations it created stay, as they would with objects). Nothing here touches the store;
 // the run's key index learns the batch's keys as rows are built, which is safe because a batch
@@ -10,9 +11,9 @@ import GraphStore
 import RecordReaders
 
 /// Builds row batches.
-struct RowBatchBuilder {
+struct RowBuilder {
     private let model: ObjectModel
-    private let resolver: ObjectResolver
+    private let keys: KeyIndex
     private var checker = AttributeRuleChecker()
     /// The next free key of each root table, by the root entity's index.
     private var nextKeys: [Int64]
@@ -24,9 +25,9 @@ struct RowBatchBuilder {
     private let ruled: [[ModelAttribute]]
 
     /// A builder handing out keys from `nextKeys` (per root table).
-    init(model: ObjectModel, resolver: ObjectResolver, nextKeys: [String: Int64]) {
+    init(model: ObjectModel, keys: KeyIndex, nextKeys: [String: Int64]) {
         self.model = model
-        self.resolver = resolver
+        self.keys = keys
         roots = model.entities.map { model.root(of: $0).index }
         self.nextKeys = model.entities.map { nextKeys[model.root(of: $0).tableName] ?? 1 }
         defaults = model.entities.map { $0.attributes.map(\.declaration.defaultValue) }
@@ -40,11 +41,11 @@ struct RowBatchBuilder {
     /// Whether the row path can take these records: none of their keys (nested ones included)
     /// names a row that exists already or another record of the batch. Such records update
     /// objects, which the object path does.
-    static func admits(_ records: [(PreparedObject, SourceRecord)], resolver: ObjectResolver) -> Bool {
+    static func admits(_ records: [(PreparedObject, SourceRecord)], keys: KeyIndex) -> Bool {
         var seen: [LookupID: Set<KeyValue>] = [:]
         func admits(_ object: PreparedObject) -> Bool {
             if let key = object.key, let lookup = object.mapping.keyLookup {
-                guard resolver.row(lookup, key) == nil, seen[lookup, default: []].insert(key).inserted else {
+                guard keys[lookup, key] == nil, seen[lookup, default: []].insert(key).inserted else {
                     return false
                 }
             }
@@ -64,9 +65,9 @@ struct RowBatchBuilder {
         var placeholder: Int?
         if let key = object.key, let lookup = mapping.keyLookup {
             // The only rows a record's key can name here are destinations references of this batch
-            // created (``admits(_:resolver:)`` sent every other case to the object path): the
+            // created (``admits(_:keys:)`` sent every other case to the object path): the
             // record fills them, whatever the conflict policy.
-            if resolver.fillPlaceholder(lookup, key), let existing = resolver.row(lookup, key),
+            if keys.fillPlaceholder(lookup, key), let existing = keys[lookup, key],
                 let index = batch.placeholders[existing]
             {
                 placeholder = index
@@ -74,7 +75,7 @@ struct RowBatchBuilder {
             } else {
                 row = newRow(of: mapping.entity)
                 // Known before its references resolve, so a record can refer to itself.
-                resolver.register(row: row.row, lookup, key)
+                keys[lookup, key] = row.row
             }
         } else {
             row = newRow(of: mapping.entity)
@@ -83,7 +84,7 @@ struct RowBatchBuilder {
             try fill(&row, from: object, in: &batch)
         } catch {
             if placeholder == nil, let key = object.key, let lookup = mapping.keyLookup {
-                resolver.unregister(lookup, key)
+                keys[lookup, key] = nil
             }
             throw error
         }
@@ -148,7 +149,7 @@ struct RowBatchBuilder {
         var unresolved = false
         let lookup = reference.lookup
         for key in reference.keys {
-            if let found = resolver.row(lookup, key) {
+            if let found = keys[lookup, key] {
                 members.append(found.key)
             } else if reference.missing == .create {
                 members.append(try createDestination(reference, key, in: &batch).key)
@@ -171,8 +172,8 @@ struct RowBatchBuilder {
         var row = newRow(of: model.entities[reference.lookup.entityIndex])
         for (slot, part) in zip(reference.lookup.slots, key.parts) { row.values[slot] = part }
         try check(row, origin: reference.origin, field: reference.field)
-        resolver.register(row: row.row, reference.lookup, key)
-        resolver.markPlaceholder(reference.lookup, key)
+        keys[reference.lookup, key] = row.row
+        keys.markPlaceholder(reference.lookup, key)
         batch.placeholders[row.row] = batch.rows.count
         batch.rows.append(row)
         return row.row

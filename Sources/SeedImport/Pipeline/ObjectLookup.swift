@@ -1,35 +1,24 @@
-// Finds existing objects by key for an import, set-based: one query per lookup and chunk of
-// keys per batch (never one per record), or — on a store this run created — from an in-memory
-// index of what the run inserted (the only rows such a store holds).
-// Invariants: within a batch, one key maps to one object (later records update it); the
-// memory index holds permanent IDs only (it is updated after each save).
+// Key resolution for the object path: finds the objects a batch's keys name, set-based — one
+// query per lookup and chunk of keys per batch (never one per record), or, on a store this run
+// created, through the run's key index (the rows such a store holds are the run's own).
+// Invariants: within a batch, one key maps to one object (later records update it); what it
+// holds is forgotten after the batch's commit, when the key index learns the batch's new rows.
 import GraphStore
 
-/// A stored row: its entity's store ID and its key.
-struct RowReference: Hashable {
-    let entityID: Int64
-    let key: Int64
-}
-
-/// Resolves keys to objects in the import's context.
-final class ObjectResolver {
+/// The objects a batch's keys name, in the import's context.
+final class ObjectLookup {
     private let context: ObjectContext
     private let model: ObjectModel
-    /// Whether the store held nothing but this run's rows when it began.
-    private let usesMemoryIndex: Bool
-    /// Row of each key the run inserted (memory-index mode), kept compact: this index is the one
-    /// structure that grows with the input.
-    private var index = RunKeyIndex()
+    /// The run's key index, when the store held nothing but this run's rows when it began.
+    private let runKeys: KeyIndex?
     private var batch: [LookupID: [KeyValue: ManagedObject]] = [:]
-    /// Keys of destinations this run created for references (`missing: create`) whose own
-    /// record has not come yet: when it comes, it fills them whatever the conflict policy.
-    private var placeholders: [LookupID: Set<KeyValue>] = [:]
     private static let chunkSize = 256
 
-    init(context: ObjectContext, usesMemoryIndex: Bool) {
+    /// A lookup in `context`; with `runKeys`, keys are found there rather than in the store.
+    init(context: ObjectContext, runKeys: KeyIndex?) {
         self.context = context
         self.model = context.model
-        self.usesMemoryIndex = usesMemoryIndex
+        self.runKeys = runKeys
     }
 
     /// Makes every wanted key that exists available to ``object(_:_:)`` for this batch.
@@ -37,9 +26,9 @@ final class ObjectResolver {
         for (lookup, keys) in wanted.sorted(by: { $0.key.entityIndex < $1.key.entityIndex }) {
             let missing = keys.filter { batch[lookup]?[$0] == nil }
             guard !missing.isEmpty else { continue }
-            if usesMemoryIndex {
+            if let runKeys {
                 for key in missing {
-                    if let row = index[lookup, key] {
+                    if let row = runKeys[lookup, key] {
                         let id = ObjectID(storeUUID: context.store.identifier, entityID: row.entityID, key: row.key)
                         batch[lookup, default: [:]][key] = try context.object(with: id)
                     }
@@ -55,49 +44,17 @@ final class ObjectResolver {
         batch[lookup]?[key]
     }
 
-    /// The row the run wrote with `key` in an earlier batch (memory-index mode only).
-    func row(_ lookup: LookupID, _ key: KeyValue) -> RowReference? {
-        index[lookup, key]
-    }
-
-    /// Learns the key of a row the row path is writing.
-    func register(row: RowReference, _ lookup: LookupID, _ key: KeyValue) {
-        index[lookup, key] = row
-    }
-
-    /// Forgets a key registered for a row that will not be written (its record was refused).
-    func unregister(_ lookup: LookupID, _ key: KeyValue) {
-        index[lookup, key] = nil
-    }
-
-    /// Notes that the run created the destination with `key` for a reference.
-    func markPlaceholder(_ lookup: LookupID, _ key: KeyValue) {
-        placeholders[lookup, default: []].insert(key)
-    }
-
-    /// Whether `key` names a destination the run created for a reference and no record filled yet.
-    func isPlaceholder(_ lookup: LookupID, _ key: KeyValue) -> Bool {
-        placeholders[lookup]?.contains(key) ?? false
-    }
-
-    /// Whether `key` names a destination the run created for a reference and no record filled
-    /// yet; from now on it counts as filled.
-    func fillPlaceholder(_ lookup: LookupID, _ key: KeyValue) -> Bool {
-        placeholders[lookup]?.remove(key) != nil
-    }
-
     /// Records that `object` now has `key` (it was just inserted).
     func register(_ object: ManagedObject, _ lookup: LookupID, _ key: KeyValue) {
         batch[lookup, default: [:]][key] = object
     }
 
-    /// Ends a batch after its save: the memory index learns the permanent IDs of the batch's objects.
+    /// Ends a batch after its commit: the run's key index learns the rows of the batch's new objects.
     func endBatch() {
-        if usesMemoryIndex {
+        if let runKeys {
             for (lookup, objects) in batch {
                 for (key, object) in objects where !object.objectID.isTemporary {
-                    index[lookup, key] = RowReference(
-                        entityID: object.objectID.entityID, key: object.objectID.key)
+                    runKeys[lookup, key] = RowReference(entityID: object.objectID.entityID, key: object.objectID.key)
                 }
             }
         }

@@ -1,5 +1,5 @@
-// The public entry point of plan-driven imports: run a plan (file or Swift value) into a store
-// on a thread of its own, with progress as an AsyncSequence.
+// The public entry point of plan-driven imports: run a validated plan (read from a file once,
+// or built in code) into a store on a thread of its own, with progress as an AsyncSequence.
 import Foundation
 import GraphStore
 
@@ -19,18 +19,29 @@ public final class Importer: Sendable {
     /// Progress updates while the import runs; finishes when it ends.
     public let progress: AsyncStream<ImportProgress>
     private let continuation: AsyncStream<ImportProgress>.Continuation
-    private let planFile: String
+    /// The plan's model, when known before the run (else loaded when it starts).
     private let model: ObjectModel?
+    private let planFile: String
+
+    /// An importer for a plan and its model, read and validated once (see ``ValidatedPlan``).
+    public init(plan: ValidatedPlan, options: ImportOptions = ImportOptions()) {
+        self.plan = plan.plan
+        model = plan.model
+        planFile = plan.path
+        self.options = options
+        (progress, continuation) = AsyncStream.makeStream(
+            of: ImportProgress.self, bufferingPolicy: .bufferingNewest(16))
+    }
 
     /// An importer for `plan`; `model` overrides the plan's `model:` (else it is loaded from the
-    /// plan, or taken from the existing store).
+    /// plan, or taken from the existing store, when the run starts).
     public init(
         plan: ImportPlan, model: ObjectModel? = nil, options: ImportOptions = ImportOptions(), planFile: String = "plan"
     ) {
         self.plan = plan
         self.model = model
-        self.options = options
         self.planFile = planFile
+        self.options = options
         (progress, continuation) = AsyncStream.makeStream(
             of: ImportProgress.self, bufferingPolicy: .bufferingNewest(16))
     }
@@ -39,11 +50,7 @@ public final class Importer: Sendable {
     ///
     /// - Throws: ``PlanErrors`` naming every problem with its line and column.
     public convenience init(planFile path: String, options: ImportOptions = ImportOptions()) throws {
-        let file = try PlanFile.load(from: path)
-        let model = try Self.loadModel(for: file.plan, options: options)
-        let problems = file.validate(model: model).filter { $0.severity == .error }
-        if !problems.isEmpty { throw PlanErrors(problems) }
-        self.init(plan: file.plan, model: model, options: options, planFile: path)
+        self.init(plan: try ValidatedPlan(file: path, store: options.store), options: options)
     }
 
     /// Runs the import on a thread of its own and returns its report.
@@ -54,7 +61,7 @@ public final class Importer: Sendable {
         let options = self.options
         let planFile = self.planFile
         let continuation = self.continuation
-        let model = try self.model ?? Self.loadModel(for: plan, options: options)
+        let model = try self.model ?? ValidatedPlan.model(for: plan, store: options.store)
         return try await withCheckedThrowingContinuation { (result: CheckedContinuation<ImportReport, any Error>) in
             let thread = Thread {
                 defer { continuation.finish() }
@@ -71,18 +78,5 @@ public final class Importer: Sendable {
             thread.stackSize = 8 << 20
             thread.start()
         }
-    }
-
-    /// The model a plan names, or the model of its existing store.
-    static func loadModel(for plan: ImportPlan, options: ImportOptions) throws -> ObjectModel {
-        if let model = plan.model {
-            return try ModelLoader.load(from: plan.resolve(model))
-        }
-        guard let store = options.store ?? plan.store.map(plan.resolve), FileManager.default.fileExists(atPath: store)
-        else {
-            throw ImportFailure(
-                report: ImportReport(), reason: "the plan names no model and there is no store to take one from")
-        }
-        return try PersistentStore.metadata(at: store).model(source: store)
     }
 }

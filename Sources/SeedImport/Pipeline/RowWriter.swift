@@ -1,7 +1,7 @@
 // Writes a row batch with prepared statements: new rows entity by entity, then to-many links
 // relationship by relationship — as join-table rows (with their position when ordered) or as the
 // member's column (and position) when the inverse is a to-one.
-// Invariants: runs inside the caller's transaction (ObjectContext.writeRows), so the batch
+// Invariants: runs inside the commit step's transaction (ObjectContext.writeRows), so the batch
 // commits with its checkpoint, or not at all. Statements are prepared once per connection and
 // held here, and rows and join rows go in groups of up to `groupSize` per statement
 // (`INSERT … VALUES (…), (…), …`): SQLite's cost per statement run is larger than per row, so
@@ -9,7 +9,7 @@
 import GraphStore
 
 /// Writes row batches to one store.
-final class RowBatchWriter {
+final class RowWriter {
     /// Rows per multi-row INSERT (fewer when an entity has so many columns that the statement
     /// would pass SQLite's limit on parameters).
     static let groupSize = 32

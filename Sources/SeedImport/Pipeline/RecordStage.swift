@@ -1,6 +1,7 @@
-// Parsing overlapped with writing (docs/Architecture.md): a reader thread reads records and prepares them
-// (field access and coercion, which never touch a context) into batches in a small bounded
-// queue that the writing thread drains.
+// The reader and mapping stages of an import, overlapped with writing (docs/Architecture.md): a
+// reader thread reads a source's records and prepares them for their mapping (field access and
+// coercion, which never touch a context) into batches in a small bounded queue that the
+// writing thread drains.
 // Invariants: at most `capacity` batches wait in the queue (memory stays bounded); the reader
 // thread owns its RecordReader (it never crosses threads), only Sendable records and prepared
 // values do; the queue always ends with `.end` or `.failure`, after every record read before
@@ -30,7 +31,7 @@ struct RecycledBatch: Sendable {
 }
 
 /// Reads and prepares a source's records on its own thread and hands out batches.
-final class RecordBatchQueue: Sendable {
+final class RecordStage: Sendable {
     enum Element: Sendable {
         /// The mapping with its field paths resolved against the source (CSV header names become columns).
         case mapping(CompiledMapping)

@@ -13,14 +13,14 @@ import RecordReaders
 /// Finds the records of a batch that leave the store as it is.
 struct UnchangedRecords {
     private let model: ObjectModel
-    private let resolver: ObjectResolver
+    private let keys: KeyIndex
     private let connection: SQLiteConnection
     private static let chunkSize = 256
 
     /// A finder reading with `connection` (the import context's, so it sees every saved batch).
-    init(model: ObjectModel, resolver: ObjectResolver, connection: SQLiteConnection) {
+    init(model: ObjectModel, keys: KeyIndex, connection: SQLiteConnection) {
         self.model = model
-        self.resolver = resolver
+        self.keys = keys
         self.connection = connection
     }
 
@@ -53,7 +53,7 @@ struct UnchangedRecords {
         var positions: [KeyValue: Int] = [:]
         var repeated: Set<KeyValue> = []
         for position in records.indices {
-            guard let key = records[position].0.key, !resolver.isPlaceholder(lookup, key) else { continue }
+            guard let key = records[position].0.key, !keys.isPlaceholder(lookup, key) else { continue }
             if positions.updateValue(position, forKey: key) != nil { repeated.insert(key) }
         }
         for key in repeated { positions[key] = nil }
@@ -161,7 +161,8 @@ struct UnchangedRecords {
     // MARK: - Relationships
 
     /// The stored key of every destination the records at `positions` refer to, by lookup and key.
-    private func destinationKeys(_ positions: [Int], of records: UnsafeBufferPointer<(PreparedObject, SourceRecord)>) throws
+    private func destinationKeys(_ positions: [Int], of records: UnsafeBufferPointer<(PreparedObject, SourceRecord)>)
+        throws
         -> [LookupID: [KeyValue: Int64]]
     {
         var wanted: [LookupID: Set<KeyValue>] = [:]

@@ -30,20 +30,3 @@ struct ImportCheckpoint: Codable, Equatable {
         return try? JSONDecoder().decode(ImportCheckpoint.self, from: Data(text.utf8))
     }
 }
-
-/// A deferred reference as stored in the metadata for a resume.
-struct StoredDeferredReference: Codable {
-    /// The owner's entity store ID and key.
-    var entity: Int64
-    var key: Int64
-    /// The relationship mapping's id (its plan key path).
-    var mapping: String
-    /// Each key's parts as text.
-    var keys: [[String]]
-    /// Position of the field and of the record.
-    var file: String
-    var line: Int
-    var column: Int
-    var byteOffset: Int
-    var record: Int
-}

@@ -1,46 +1,49 @@
-// Phase two of applying records: find or create each prepared object, set its attributes and
-// relationships (inverses follow), create missing destinations, and set aside references that
-// must wait for the deferred pass. Counts what happened per entity.
-// Invariants: one object per key per run (the resolver maps keys to objects); an existing
-// object is changed only in the attributes the mapping names; nothing here saves.
+// The object path's batch builder: finds or creates each prepared record's object, sets its
+// attributes and relationships (inverses follow), creates missing destinations, and sets aside
+// references that must wait for the deferred pass — all in the import's context, for the
+// commit step to save.
+// Invariants: one object per key per run (the lookup maps keys to objects); an existing object
+// is changed only in the attributes the mapping names; nothing here saves. What a batch leaves
+// for its commit (waiting references, record positions, matched objects) is returned in
+// ``AppliedObjects``, never kept here.
 import GraphStore
 import RecordReaders
 
-/// Applies prepared records to the import's context.
-final class BatchApplier {
-    private let context: ObjectContext
-    private let resolver: ObjectResolver
-    /// References waiting for the deferred pass, with their owners (objects of this batch).
-    private(set) var waiting: [(owner: ManagedObject, reference: PreparedReference, origin: PreparedPosition)] = []
+/// What applying a batch's records left in the context for its commit.
+struct AppliedObjects {
+    /// A reference waiting for the deferred pass, with its owner (an object of this batch).
+    struct Waiting {
+        let owner: ManagedObject
+        let reference: PreparedReference
+        let origin: PreparedPosition
+    }
+
+    /// References waiting for the deferred pass.
+    var waiting: [Waiting] = []
     /// The record each object of this batch came from (its first record), for save errors.
-    private(set) var origins: [ObjectIdentifier: PreparedPosition] = [:]
+    var origins: [ObjectIdentifier: PreparedPosition] = [:]
     /// Objects that existed before their record matched them.
-    private(set) var matched: [ObjectIdentifier: ManagedObject] = [:]
+    var matched: [ObjectIdentifier: ManagedObject] = [:]
+}
+
+/// Applies prepared records to the import's context.
+struct ObjectApplier {
+    let context: ObjectContext
+    let lookup: ObjectLookup
+    let keys: KeyIndex
     /// Whether the deferred pass is running (references must resolve now or never).
     var isFinalPass = false
 
-    init(context: ObjectContext, resolver: ObjectResolver) {
-        self.context = context
-        self.resolver = resolver
-    }
-
-    /// Forgets the batch's bookkeeping (after its save).
-    func endBatch() {
-        waiting = []
-        origins = [:]
-        matched = [:]
-    }
-
     /// Applies one prepared record and returns its object (nil when `keep` left it alone).
     @discardableResult
-    func apply(_ prepared: PreparedObject) throws -> ManagedObject? {
+    func apply(_ prepared: PreparedObject, into applied: inout AppliedObjects) throws -> ManagedObject? {
         let mapping = prepared.mapping
         var object: ManagedObject
-        if let key = prepared.key, let lookup = mapping.keyLookup, let existing = resolver.object(lookup, key) {
+        if let key = prepared.key, let keyLookup = mapping.keyLookup, let existing = lookup.object(keyLookup, key) {
             object = existing
             // A destination created for a reference takes its own record's values, whatever the policy.
-            if !resolver.fillPlaceholder(lookup, key) {
-                if !existing.isInserted { matched[ObjectIdentifier(existing)] = existing }
+            if !keys.fillPlaceholder(keyLookup, key) {
+                if !existing.isInserted { applied.matched[ObjectIdentifier(existing)] = existing }
                 switch mapping.onConflict {
                 case .keep:
                     return existing
@@ -55,19 +58,21 @@ final class BatchApplier {
             }
         } else {
             object = try context.insert(mapping.entity)
-            if let key = prepared.key, let lookup = mapping.keyLookup { resolver.register(object, lookup, key) }
+            if let key = prepared.key, let keyLookup = mapping.keyLookup { lookup.register(object, keyLookup, key) }
         }
-        if origins[ObjectIdentifier(object)] == nil { origins[ObjectIdentifier(object)] = prepared.origin }
+        if applied.origins[ObjectIdentifier(object)] == nil {
+            applied.origins[ObjectIdentifier(object)] = prepared.origin
+        }
         for (slot, value) in prepared.values {
             try object.setValue(value, at: slot)
         }
         for reference in prepared.references {
-            try applyReference(reference, to: object, origin: prepared.origin)
+            try applyReference(reference, to: object, origin: prepared.origin, into: &applied)
         }
         for nested in prepared.nested {
             var members: [ManagedObject] = []
             for child in nested.objects {
-                if let member = try apply(child) { members.append(member) }
+                if let member = try apply(child, into: &applied) { members.append(member) }
             }
             try setDestinations(members, of: nested.mapping, on: object)
         }
@@ -75,11 +80,14 @@ final class BatchApplier {
     }
 
     /// Sets a reference's destinations now, or sets it aside for the deferred pass.
-    func applyReference(_ reference: PreparedReference, to owner: ManagedObject, origin: PreparedPosition) throws {
+    func applyReference(
+        _ reference: PreparedReference, to owner: ManagedObject, origin: PreparedPosition,
+        into applied: inout AppliedObjects
+    ) throws {
         var destinations: [ManagedObject] = []
         var unresolved: [KeyValue] = []
         for key in reference.keys {
-            if let found = resolver.object(reference.lookup, key) {
+            if let found = lookup.object(reference.lookup, key) {
                 destinations.append(found)
             } else if reference.missing == .create {
                 destinations.append(try createDestination(reference, key))
@@ -97,7 +105,7 @@ final class BatchApplier {
                             + "\(reference.mapping.relationship.name) key \(unresolved[0]) (missing: reject)")
                 }
             } else {
-                waiting.append((owner, reference, origin))
+                applied.waiting.append(AppliedObjects.Waiting(owner: owner, reference: reference, origin: origin))
                 if !reference.mapping.relationship.isOrdered {
                     try setDestinations(destinations, of: reference.mapping, on: owner, replacing: false)
                 }
@@ -115,8 +123,8 @@ final class BatchApplier {
         for (slot, part) in zip(reference.lookup.slots, key.parts) {
             try destination.setValue(part, at: slot)
         }
-        resolver.register(destination, reference.lookup, key)
-        resolver.markPlaceholder(reference.lookup, key)
+        lookup.register(destination, reference.lookup, key)
+        keys.markPlaceholder(reference.lookup, key)
         return destination
     }
 

@@ -1,0 +1,199 @@
+// One import run, top-down, on the thread that owns its context:
+//
+//   target      ImportTarget    open (or create) the store, begin or resume its run journal
+//   per source  RecordStage     reader → mapping: records read and prepared on a reader thread
+//   per batch   BatchBuilder    key resolution and batch building: new rows for a store the run
+//                               created (RowBuilder), else changes to objects (ObjectApplier)
+//               BatchCommit     one commit: the batch with its checkpoint and waiting references
+//   finish      RunFinish       the deferred pass, the run's end, a new store's indexes
+//
+// Invariants: each batch commits with its checkpoint and deferred references in one
+// transaction; with `abort`, any failure puts the target back as it was (the journal undoes the
+// run, or a store the run created is removed); with `skip`, bad records are refused whole and
+// written to the rejects file.
+import Foundation
+import GraphStore
+import RecordReaders
+
+/// Runs a plan into a store.
+final class ImportRun {
+    private let plan: ImportPlan
+    private let options: ImportOptions
+    private let model: ObjectModel
+    private let planFile: String
+    private let progress: (ImportProgress) -> Void
+    private let started = Date()
+    private let runID: String
+
+    init(
+        plan: ImportPlan, model: ObjectModel, planFile: String, options: ImportOptions,
+        progress: @escaping (ImportProgress) -> Void
+    ) {
+        self.plan = plan
+        self.model = model
+        self.planFile = planFile
+        self.options = options
+        self.progress = progress
+        self.runID = "import-" + plan.fingerprint.prefix(16)
+    }
+
+    private var batchSize: Int { max(1, options.batchSize ?? plan.batchSize) }
+
+    /// Runs the import and returns its report; throws ``ImportFailure`` when it fails.
+    func execute() throws -> ImportReport {
+        guard let storePath = options.store ?? plan.store.map(plan.resolve) else {
+            throw ImportFailure(
+                report: ImportReport(),
+                reason: "no store: give one in the plan (store:) or on the command line (--store)")
+        }
+        let tally = RunTally(
+            store: storePath, policy: options.onError ?? plan.onError, maxErrors: options.maxErrors ?? plan.maxErrors,
+            rejectsPath: options.rejects ?? plan.rejects.map(plan.resolve))
+        let mappings = try compileSources()
+        let target: ImportTarget
+        do {
+            target = try ImportTarget(path: storePath, model: model, options: options)
+        } catch {
+            throw ImportFailure(report: tally.report, reason: "\(error)")
+        }
+        do {
+            let context = target.context
+            let keys = KeyIndex()
+            let lookup = ObjectLookup(context: context, runKeys: target.existed ? nil : keys)
+            let applier = ObjectApplier(context: context, lookup: lookup, keys: keys)
+            let builder = BatchBuilder(
+                context: context, tally: tally, keys: keys, lookup: lookup, applier: applier,
+                buildsRows: !target.existed && options.usesRowPath && RowPathRules.admit(mappings, model: model),
+                comparesStoredRows: options.comparesStoredRows)
+            let commit = BatchCommit(context: context, tally: tally, lookup: lookup, planFile: planFile)
+            let finish = RunFinish(
+                target: target, tally: tally, commit: commit, applier: applier, lookup: lookup, batchSize: batchSize)
+            try target.run(id: runID, resume: options.resume) { resumed in
+                var checkpoint = ImportCheckpoint(run: runID, source: 0, records: 0, batches: 0)
+                if let resumed {
+                    checkpoint = resumed
+                    commit.resume(
+                        deferred: try DeferredReference.restore(
+                            from: target.store.metadata(), mappings: mappings, store: target.store.identifier))
+                }
+                for index in checkpoint.source..<plan.sources.count {
+                    try importSource(
+                        index, mapping: mappings[index], checkpoint: &checkpoint, builder: builder, commit: commit,
+                        tally: tally)
+                }
+                try finish.resolveDeferred { emit(phase: "references", tally: tally) }
+            } finish: { journal in
+                try finish.end(journal, seedVersion: plan.seedVersion) { emit(phase: "indexing", tally: tally) }
+            }
+        } catch {
+            target.abandon()
+            tally.end(seconds: Date().timeIntervalSince(started), committed: false)
+            throw failure(error, tally: tally)
+        }
+        tally.end(seconds: Date().timeIntervalSince(started), committed: !target.isDryRun)
+        emit(phase: "done", tally: tally)
+        return tally.report
+    }
+
+    // MARK: - Sources
+
+    private func compileSources() throws -> [CompiledMapping] {
+        let compiler = MappingCompiler(model: model, planFile: planFile)
+        var compiled: [CompiledMapping] = []
+        for (index, source) in plan.sources.enumerated() {
+            let format = source.format ?? RecordFormat(path: source.file)
+            let separator = format == .csv || format == .tsv ? ";" : nil
+            compiled.append(try compiler.compile(source.mapping, path: "sources[\(index)]", listSeparator: separator))
+        }
+        return compiled
+    }
+
+    /// Streams one source through the stages, batch by batch, from the record `checkpoint` names.
+    private func importSource(
+        _ index: Int, mapping: CompiledMapping, checkpoint: inout ImportCheckpoint, builder: BatchBuilder,
+        commit: BatchCommit, tally: RunTally
+    ) throws {
+        let source = plan.sources[index]
+        let path = plan.resolve(source.file)
+        let total = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        var readerOptions = ReaderOptions(records: source.records)
+        readerOptions.csv = source.csv.map(Self.csvOptions)
+        let skip = index == checkpoint.source ? checkpoint.records : 0
+        let reader = RecordStage(
+            source: .file(path), format: source.format, options: readerOptions, batchSize: batchSize, skip: skip,
+            mapping: mapping)
+        defer { reader.cancel() }
+        var resolved = mapping
+        var recordsDone = skip
+        loop: while true {
+            switch reader.next() {
+            case .mapping(let mapping):
+                resolved = mapping
+            case .batch(let batch):
+                let prepared = try accept(batch.records, entity: resolved.entity.name, tally: tally)
+                recordsDone += batch.records.count
+                checkpoint = ImportCheckpoint(
+                    run: runID, source: index, records: recordsDone, batches: checkpoint.batches + 1)
+                try commit.commit(try builder.build(prepared, mapping: resolved), checkpoint: checkpoint)
+                emit(
+                    phase: "reading", source: source.file, index: index, bytes: batch.bytesConsumed, total: total,
+                    tally: tally)
+                reader.recycle(RecycledBatch(batch: batch, prepared: prepared))
+            case .end:
+                break loop
+            case .failure(let error):
+                // A reader cannot go on after an error in its input, so this ends the run whatever the policy.
+                try tally.reject(RecordError(error), record: nil, entity: mapping.entity.name, fatal: true)
+                break loop
+            }
+        }
+        checkpoint = ImportCheckpoint(run: runID, source: index + 1, records: 0, batches: checkpoint.batches)
+    }
+
+    /// Counts a batch's records and refuses the ones that did not fit their mapping.
+    private func accept(_ records: [PreparedRecord], entity: String, tally: RunTally) throws
+        -> [(PreparedObject, SourceRecord)]
+    {
+        var prepared: [(PreparedObject, SourceRecord)] = []
+        prepared.reserveCapacity(records.count)
+        for item in records {
+            tally.countRecord()
+            switch item.prepared {
+            case .success(let object): prepared.append((object, item.record))
+            case .failure(let error): try tally.reject(error, record: item.record, entity: entity)
+            }
+        }
+        return prepared
+    }
+
+    // MARK: - Errors and progress
+
+    /// The error a failed run throws: an ``ImportFailure`` with the report up to the failure.
+    private func failure(_ error: any Error, tally: RunTally) -> any Error {
+        if let failure = error as? ImportFailure { return failure.with(report: tally.report) }
+        if let recordError = error as? RecordError {
+            tally.keepFatal(recordError)
+            return ImportFailure(report: tally.report, reason: recordError.description)
+        }
+        return ImportFailure(report: tally.report, reason: "\(error)")
+    }
+
+    private func emit(
+        phase: String, source: String = "", index: Int? = nil, bytes: Int = 0, total: Int = 0, tally: RunTally
+    ) {
+        progress(
+            ImportProgress(
+                source: source, sourceIndex: index ?? plan.sources.count, sourceCount: plan.sources.count,
+                bytesRead: bytes, bytesTotal: total, records: tally.report.records,
+                seconds: Date().timeIntervalSince(started), phase: phase))
+    }
+
+    private static func csvOptions(_ options: CSVPlanOptions) -> CSVOptions {
+        var csv = CSVOptions()
+        if let delimiter = options.delimiter?.utf8.first { csv.delimiter = delimiter }
+        if let quote = options.quote { csv.quote = quote.utf8.first }
+        if let header = options.header { csv.hasHeader = header }
+        if let ragged = options.allowRagged { csv.allowRagged = ragged }
+        return csv
+    }
+}
