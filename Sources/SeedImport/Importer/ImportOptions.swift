@@ -39,6 +39,19 @@ public struct ImportOptions: Sendable {
     /// record of a store that holds data through objects. Both give the same store and report.
     public var comparesStoredRows = true
 
+    /// Sizes of the run's bounded structures (tests make them small to reach what lies beyond).
+    var limits = ImportLimits()
+
     /// Options that change nothing in the plan.
     public init() {}
+}
+
+/// The sizes of an import's bounded in-memory structures.
+struct ImportLimits: Sendable {
+    /// Keys the run's key index holds per lookup; references to other keys wait for the
+    /// set-based pass after the load.
+    var keysPerLookup = 1 << 16
+    /// Bits of the filter that tells new keys from possibly repeated ones once a lookup's index
+    /// is full (16 MiB).
+    var filterBits = 1 << 27
 }

@@ -1,8 +1,8 @@
 // The run's one commit step, for both paths: a batch built as rows is written with SQL, a batch
-// applied to objects is saved by the context; either way its checkpoint and the references it
-// leaves for the deferred pass commit in the same transaction, and the context is empty after.
-// A save that breaks the model's rules refuses (with `skip`) the records whose objects break
-// them and saves the rest.
+// applied to objects is saved by the context; either way its checkpoint, the references it
+// leaves for after the load (staged by key) and the destinations it created for references
+// commit in the same transaction, and the context is empty after. A save that breaks the
+// model's rules refuses (with `skip`) the records whose objects break them and saves the rest.
 // Invariants: a batch commits whole with its checkpoint, or not at all (a failure ends the run);
 // after a commit the context holds no objects and the object lookup no keys.
 import Foundation
@@ -22,74 +22,82 @@ final class BatchCommit {
     private let context: ObjectContext
     private let tally: RunTally
     private let lookup: ObjectLookup
+    private let staging: StagedReferences
     private let rowWriter: RowWriter
     private let planFile: String
-    /// References waiting for the deferred pass, committed with the batches that left them.
-    private(set) var deferred: [DeferredReference] = []
+    /// Drops what the run keeps in the store only while it is active (the staging tables).
+    private let dropScratch: (SQLiteConnection) throws -> Void
 
-    init(context: ObjectContext, tally: RunTally, lookup: ObjectLookup, planFile: String) {
+    init(
+        context: ObjectContext, tally: RunTally, lookup: ObjectLookup, staging: StagedReferences, planFile: String,
+        dropScratch: @escaping (SQLiteConnection) throws -> Void
+    ) {
         self.context = context
         self.tally = tally
         self.lookup = lookup
+        self.staging = staging
         self.rowWriter = RowWriter(model: context.model)
         self.planFile = planFile
+        self.dropScratch = dropScratch
     }
 
-    /// Commits `content` with `checkpoint`, counting what it inserted and changed.
-    func commit(_ content: BatchContent, checkpoint: ImportCheckpoint) throws {
-        var metadata: [String: String?] = [ImportCheckpoint.key: checkpoint.encoded()]
-        let deferredKey = ImportCheckpoint.deferredPrefix + String(checkpoint.batches)
-        switch content {
-        case .rows(let batch):
-            let waiting = batch.deferrals.map { item in
-                DeferredReference(
-                    owner: ObjectID(
-                        storeUUID: context.store.identifier, entityID: item.owner.entityID, key: item.owner.key),
-                    reference: item.reference, recordPosition: item.origin.resolved)
-            }
-            if !waiting.isEmpty { metadata[deferredKey] = DeferredReference.encode(waiting) }
-            let writer = rowWriter
-            try context.writeRows(metadata: metadata) { connection in try writer.write(batch, on: connection) }
-            deferred += waiting
-            for row in batch.rows { tally.count(row.entity.name) { $0.inserted += 1 } }
+    /// Commits `batch` with `checkpoint` (and the records set aside from it), counting what it
+    /// inserted and changed.
+    func commit(_ batch: BuiltBatch, checkpoint: ImportCheckpoint) throws {
+        let metadata: [String: String?] = [ImportCheckpoint.key: checkpoint.encoded()]
+        let setAside = batch.setAside
+        let keepSetAside = { (connection: SQLiteConnection) in try SetAsideRecords.append(setAside, on: connection) }
+        switch batch.content {
+        case .rows(let rows):
+            try write(rows, metadata: metadata, alsoWrite: keepSetAside)
         case .objects(let applied):
-            countChanges(applied)
-            var saved: [DeferredReference] = []
-            try save(applied, metadata: metadata) { permanentID in
-                saved = applied.waiting.compactMap { item in
-                    permanentID(item.owner).map {
-                        DeferredReference(owner: $0, reference: item.reference, recordPosition: item.origin.resolved)
-                    }
-                }
-                return saved.isEmpty ? [:] : [deferredKey: DeferredReference.encode(saved)]
-            }
-            deferred += saved
-            lookup.endBatch()
-            context.reset()
+            try commit(applied, metadata: metadata, alsoWrite: keepSetAside)
         }
     }
 
-    /// Takes over the references a killed run left waiting (restored from its checkpoints).
-    func resume(deferred restored: [DeferredReference]) {
-        deferred = restored
+    /// Saves the objects `applied` changed, counting what they inserted and changed, with
+    /// `metadata` and what `alsoWrite` writes in the same transaction.
+    func commit(
+        _ applied: AppliedObjects, metadata: [String: String?], alsoWrite: @escaping (SQLiteConnection) throws -> Void
+    ) throws {
+        countChanges(applied)
+        try save(applied, metadata: metadata, alsoWrite: alsoWrite)
     }
 
-    /// Forgets the waiting references (the deferred pass has applied them).
-    func clearDeferred() {
-        deferred = []
+    /// Writes `batch` of new rows with `metadata` (and what `alsoWrite` writes), counting them.
+    func write(
+        _ batch: RowBatch, metadata: [String: String?] = [:],
+        alsoWrite: (SQLiteConnection) throws -> Void = { _ in }
+    ) throws {
+        let staged = batch.deferrals.map { item in
+            StagedReference(
+                mapping: item.reference.mapping, owner: item.owner, keys: item.keys, throughObjects: false,
+                position: item.reference.position)
+        }
+        let writer = rowWriter
+        let staging = self.staging
+        try context.writeRows(metadata: metadata) { connection in
+            try writer.write(batch, on: connection)
+            try staging.append(staged, on: connection)
+            try alsoWrite(connection)
+        }
+        for row in batch.rows { tally.count(row.entity.name) { $0.inserted += 1 } }
     }
 
-    /// Saves what the deferred pass changed in the context, refusing records as a batch would.
-    func saveResolved() throws {
-        try save(AppliedObjects(), metadata: [:])
-        lookup.endBatch()
-        context.reset()
+    /// Saves what the resolution of staged references changed in the context (counting the
+    /// destinations it created), and forgets the staged references of objects up to `through`
+    /// in the same transaction.
+    func saveResolved(_ applied: AppliedObjects, removingStagedThrough through: Int64?) throws {
+        countChanges(applied)
+        try save(applied, metadata: [:]) { connection in
+            if let through { try self.staging.removeObjectReferences(through: through, on: connection) }
+        }
     }
 
     /// Commits the end of the run: `metadata` (and the context's last changes) in the
-    /// transaction that ends `journal`.
+    /// transaction that ends `journal` and drops the staging tables.
     func finish(metadata: [String: String?], journal: RunJournal) throws {
-        try save(AppliedObjects(), metadata: metadata, finishing: journal)
+        try save(AppliedObjects(), metadata: metadata, finishing: journal, alsoWrite: dropScratch)
     }
 
     // MARK: - Objects
@@ -105,33 +113,69 @@ final class BatchCommit {
         }
     }
 
-    /// Saves the context, refusing (with `skip`) the records whose objects break the model's rules.
+    /// Saves the context with `metadata`, the batch's waiting references and created
+    /// destinations (and what `alsoWrite` writes) in one transaction, refusing (with `skip`) the
+    /// records whose objects break the model's rules; then empties the context.
     private func save(
         _ applied: AppliedObjects, metadata: [String: String?], finishing journal: RunJournal? = nil,
-        lateMetadata: ((ManagedObject) -> ObjectID?) throws -> [String: String?] = { _ in [:] }
+        alsoWrite: @escaping (SQLiteConnection) throws -> Void = { _ in }
     ) throws {
+        let staging = self.staging
+        let context = self.context
+        guard context.hasChanges || !metadata.isEmpty || journal != nil else {
+            // Nothing to save: what the transaction would have carried is written alone.
+            try context.writeRows(alsoWrite)
+            lookup.endBatch()
+            return
+        }
         while true {
             do {
-                try context.save(metadata: metadata, finishing: journal, lateMetadata: lateMetadata)
-                return
-            } catch let error as ObjectValidationError {
-                for failure in error.failures {
-                    let object = try? context.object(with: failure.objectID)
-                    let position = object.flatMap { applied.origins[ObjectIdentifier($0)]?.resolved }
-                    let recordError = RecordError(
-                        position: position
-                            ?? SourcePosition(
-                                file: planFile, line: 0, column: 0, byteOffset: 0, recordNumber: 0, path: ""),
-                        field: failure.key, value: failure.value,
-                        message: "\(failure.entity).\(failure.key ?? "") \(failure.rule)")
-                    try tally.reject(recordError, record: nil, entity: failure.entity)
-                    if let object {
-                        if object.isInserted {
-                            try context.delete(object)
-                        } else {
-                            try context.refresh(object, mergeChanges: false)
+                try context.save(metadata: metadata, finishing: journal) { permanentID in
+                    let staged = applied.waiting.compactMap { item in
+                        permanentID(item.owner).map {
+                            StagedReference(
+                                mapping: item.reference.mapping,
+                                owner: RowReference(entityID: $0.entityID, key: $0.key),
+                                keys: Array(item.reference.keys.enumerated().map { ($0, $1) }), throughObjects: true,
+                                position: item.reference.position)
                         }
                     }
+                    try context.readRows { connection in
+                        for item in applied.overridden {
+                            try staging.removeOverridden(item.relationship, of: item.owner, on: connection)
+                        }
+                        try staging.append(staged, on: connection)
+                        try staging.recordCreated(applied.created, on: connection)
+                        try staging.removeCreated(applied.filled, on: connection)
+                        try alsoWrite(connection)
+                    }
+                    return [:]
+                }
+                lookup.endBatch()
+                context.reset()
+                return
+            } catch let error as ObjectValidationError {
+                try refuse(error, origins: applied.origins)
+            }
+        }
+    }
+
+    /// Refuses the records whose objects broke the model's rules and takes their changes back.
+    private func refuse(_ error: ObjectValidationError, origins: [ObjectIdentifier: PreparedPosition]) throws {
+        for failure in error.failures {
+            let object = try? context.object(with: failure.objectID)
+            let position = object.flatMap { origins[ObjectIdentifier($0)]?.resolved }
+            let recordError = RecordError(
+                position: position
+                    ?? SourcePosition(file: planFile, line: 0, column: 0, byteOffset: 0, recordNumber: 0, path: ""),
+                field: failure.key, value: failure.value,
+                message: "\(failure.entity).\(failure.key ?? "") \(failure.rule)")
+            try tally.reject(recordError, record: nil, entity: failure.entity)
+            if let object {
+                if object.isInserted {
+                    try context.delete(object)
+                } else {
+                    try context.refresh(object, mergeChanges: false)
                 }
             }
         }

@@ -11,11 +11,10 @@ struct ImportCheckpoint: Codable, Equatable {
     var source: Int
     /// Records of that source already committed.
     var records: Int
-    /// Batches committed so far (numbers the deferred-reference keys).
+    /// Batches committed so far.
     var batches: Int
 
     static let key = "import.checkpoint"
-    static let deferredPrefix = "import.deferred."
 
     /// The checkpoint as metadata text.
     func encoded() -> String {

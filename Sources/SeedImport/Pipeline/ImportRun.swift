@@ -5,10 +5,11 @@
 //   per batch   BatchBuilder    key resolution and batch building: new rows for a store the run
 //                               created (RowBuilder), else changes to objects (ObjectApplier)
 //               BatchCommit     one commit: the batch with its checkpoint and waiting references
-//   finish      RunFinish       the deferred pass, the run's end, a new store's indexes
+//   finish      RunFinish       a new store's indexes, the staged references resolved (set-based
+//                               for new rows, through objects for the others), the run's end
 //
-// Invariants: each batch commits with its checkpoint and deferred references in one
-// transaction; with `abort`, any failure puts the target back as it was (the journal undoes the
+// Invariants: each batch commits with its checkpoint and staged references in one
+// transaction; memory holds a batch and bounded indexes, never state per record of the run; with `abort`, any failure puts the target back as it was (the journal undoes the
 // run, or a store the run created is removed); with `skip`, bad records are refused whole and
 // written to the rejects file.
 import Foundation
@@ -50,40 +51,51 @@ final class ImportRun {
             store: storePath, policy: options.onError ?? plan.onError, maxErrors: options.maxErrors ?? plan.maxErrors,
             rejectsPath: options.rejects ?? plan.rejects.map(plan.resolve))
         let mappings = try compileSources()
+        let staging = StagedReferences(
+            model: model, mappings: mappings, files: plan.sources.map { plan.resolve($0.file) })
+        // What the run keeps in the store only while it is active.
+        let dropScratch = { (connection: SQLiteConnection) in
+            try staging.drop(on: connection)
+            try SetAsideRecords.drop(on: connection)
+        }
         let target: ImportTarget
         do {
-            target = try ImportTarget(path: storePath, model: model, options: options)
+            target = try ImportTarget(path: storePath, model: model, options: options, dropScratch: dropScratch)
         } catch {
             throw ImportFailure(report: tally.report, reason: "\(error)")
         }
         do {
             let context = target.context
-            let keys = KeyIndex()
+            let keys = KeyIndex(
+                capacity: options.limits.keysPerLookup, filterBits: options.limits.filterBits,
+                lookupNumber: staging.number(of:))
             let lookup = ObjectLookup(context: context, runKeys: target.existed ? nil : keys)
-            let applier = ObjectApplier(context: context, lookup: lookup, keys: keys)
+            let applier = ObjectApplier(target: target, lookup: lookup, keys: keys, staging: staging)
             let builder = BatchBuilder(
-                context: context, tally: tally, keys: keys, lookup: lookup, applier: applier,
+                target: target, tally: tally, keys: keys, lookup: lookup, applier: applier,
                 buildsRows: !target.existed && options.usesRowPath && RowPathRules.admit(mappings, model: model),
                 comparesStoredRows: options.comparesStoredRows)
-            let commit = BatchCommit(context: context, tally: tally, lookup: lookup, planFile: planFile)
+            let commit = BatchCommit(
+                context: context, tally: tally, lookup: lookup, staging: staging, planFile: planFile,
+                dropScratch: dropScratch)
             let finish = RunFinish(
-                target: target, tally: tally, commit: commit, applier: applier, lookup: lookup, batchSize: batchSize)
+                target: target, tally: tally, builder: builder, commit: commit, staging: staging, batchSize: batchSize
+            ) { index in try self.resolvedMapping(mappings[index], source: index) }
             try target.run(id: runID, resume: options.resume) { resumed in
-                var checkpoint = ImportCheckpoint(run: runID, source: 0, records: 0, batches: 0)
-                if let resumed {
-                    checkpoint = resumed
-                    commit.resume(
-                        deferred: try DeferredReference.restore(
-                            from: target.store.metadata(), mappings: mappings, store: target.store.identifier))
+                try context.readRows { connection in
+                    try staging.create(on: connection, resuming: resumed != nil)
+                    try SetAsideRecords.create(on: connection, resuming: resumed != nil)
                 }
+                var checkpoint = resumed ?? ImportCheckpoint(run: runID, source: 0, records: 0, batches: 0)
                 for index in checkpoint.source..<plan.sources.count {
                     try importSource(
                         index, mapping: mappings[index], checkpoint: &checkpoint, builder: builder, commit: commit,
                         tally: tally)
                 }
-                try finish.resolveDeferred { emit(phase: "references", tally: tally) }
+                try finish.buildIndexes { emit(phase: "indexing", tally: tally) }
+                try finish.resolveAfterLoad { emit(phase: "references", tally: tally) }
             } finish: { journal in
-                try finish.end(journal, seedVersion: plan.seedVersion) { emit(phase: "indexing", tally: tally) }
+                try finish.end(journal, seedVersion: plan.seedVersion)
             }
         } catch {
             target.abandon()
@@ -108,6 +120,25 @@ final class ImportRun {
         return compiled
     }
 
+    /// The reader options of the source numbered `index`.
+    private func readerOptions(_ index: Int) -> ReaderOptions {
+        let source = plan.sources[index]
+        var options = ReaderOptions(records: source.records)
+        options.csv = source.csv.map(Self.csvOptions)
+        return options
+    }
+
+    /// `mapping` with its fields resolved against the source numbered `index` (a CSV header).
+    private func resolvedMapping(_ mapping: CompiledMapping, source index: Int) throws -> CompiledMapping {
+        let source = plan.sources[index]
+        do {
+            return try RecordStage.resolve(
+                mapping, in: .file(plan.resolve(source.file)), format: source.format, options: readerOptions(index))
+        } catch {
+            throw RecordError(error)
+        }
+    }
+
     /// Streams one source through the stages, batch by batch, from the record `checkpoint` names.
     private func importSource(
         _ index: Int, mapping: CompiledMapping, checkpoint: inout ImportCheckpoint, builder: BatchBuilder,
@@ -116,12 +147,10 @@ final class ImportRun {
         let source = plan.sources[index]
         let path = plan.resolve(source.file)
         let total = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        var readerOptions = ReaderOptions(records: source.records)
-        readerOptions.csv = source.csv.map(Self.csvOptions)
         let skip = index == checkpoint.source ? checkpoint.records : 0
         let reader = RecordStage(
-            source: .file(path), format: source.format, options: readerOptions, batchSize: batchSize, skip: skip,
-            mapping: mapping)
+            source: .file(path), format: source.format, options: readerOptions(index), batchSize: batchSize,
+            skip: skip, mapping: mapping)
         defer { reader.cancel() }
         var resolved = mapping
         var recordsDone = skip
@@ -134,7 +163,8 @@ final class ImportRun {
                 recordsDone += batch.records.count
                 checkpoint = ImportCheckpoint(
                     run: runID, source: index, records: recordsDone, batches: checkpoint.batches + 1)
-                try commit.commit(try builder.build(prepared, mapping: resolved), checkpoint: checkpoint)
+                let built = try builder.build(prepared, mapping: resolved, source: index, batch: checkpoint.batches)
+                try commit.commit(built, checkpoint: checkpoint)
                 emit(
                     phase: "reading", source: source.file, index: index, bytes: batch.bytesConsumed, total: total,
                     tally: tally)

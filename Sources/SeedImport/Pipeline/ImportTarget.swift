@@ -22,13 +22,20 @@ final class ImportTarget {
     /// The highest key of each root table before the run began: rows above it are the run's own.
     private(set) var watermarks: [String: Int64] = [:]
     private var journal: RunJournal?
+    /// Drops what the run keeps in the store only while it is active (its staging tables).
+    private let dropScratch: (SQLiteConnection) throws -> Void
 
     /// SQLite files a store may have beside it.
     private static let sideSuffixes = ["-wal", "-shm", "-journal"]
 
-    /// Opens the store at `path` for `model`, creating it when missing.
-    init(path: String, model: ObjectModel, options: ImportOptions) throws {
+    /// Opens the store at `path` for `model`, creating it when missing; `dropScratch` drops what
+    /// the run keeps in the store while it is active, should the run be undone.
+    init(
+        path: String, model: ObjectModel, options: ImportOptions,
+        dropScratch: @escaping (SQLiteConnection) throws -> Void
+    ) throws {
         self.path = path
+        self.dropScratch = dropScratch
         existed = FileManager.default.fileExists(atPath: path)
         isDryRun = options.dryRun
         var storeOptions = StoreOptions()
@@ -54,7 +61,7 @@ final class ImportTarget {
     ) throws {
         if isDryRun {
             let model = store.model
-            watermarks = try context.readRows { try RowSQL.nextFreeKeys(on: $0, model: model).mapValues { $0 - 1 } }
+            watermarks = try context.readRows { try ImportSQL.nextFreeKeys(on: $0, model: model).mapValues { $0 - 1 } }
             try context.withoutCommitting { try body(nil) }
             return
         }
@@ -83,6 +90,7 @@ final class ImportTarget {
             Self.remove(path)
         } else if let journal {
             try? context.undoRun(journal)
+            try? context.readRows(dropScratch)
         }
         journal = nil
     }

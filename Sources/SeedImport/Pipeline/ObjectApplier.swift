@@ -1,11 +1,13 @@
 // The object path's batch builder: finds or creates each prepared record's object, sets its
 // attributes and relationships (inverses follow), creates missing destinations, and sets aside
-// references that must wait for the deferred pass — all in the import's context, for the
-// commit step to save.
+// references that must wait for after the load — all in the import's context, for the commit
+// step to save.
 // Invariants: one object per key per run (the lookup maps keys to objects); an existing object
 // is changed only in the attributes the mapping names; nothing here saves. What a batch leaves
-// for its commit (waiting references, record positions, matched objects) is returned in
-// ``AppliedObjects``, never kept here.
+// for its commit (waiting references, record positions, matched objects, destinations created
+// and filled) is returned in ``AppliedObjects``, never kept here. A destination created for a
+// reference is filled by its own record whatever the conflict policy: the commit notes it in
+// the staging tables until then.
 import GraphStore
 import RecordReaders
 
@@ -24,26 +26,39 @@ struct AppliedObjects {
     var origins: [ObjectIdentifier: PreparedPosition] = [:]
     /// Objects that existed before their record matched them.
     var matched: [ObjectIdentifier: ManagedObject] = [:]
+    /// Destinations this batch created for references and no record of it filled.
+    var created: Set<KeyOfLookup> = []
+    /// Destinations of earlier batches a record of this batch filled.
+    var filled: Set<KeyOfLookup> = []
+    /// Relationships records of this batch set anew on rows of earlier batches: what those rows
+    /// staged for them is dropped (the later record wins).
+    var overridden: [(relationship: ModelRelationship, owner: RowReference)] = []
 }
 
 /// Applies prepared records to the import's context.
 struct ObjectApplier {
-    let context: ObjectContext
+    let target: ImportTarget
     let lookup: ObjectLookup
     let keys: KeyIndex
+    let staging: StagedReferences
     /// Whether the deferred pass is running (references must resolve now or never).
     var isFinalPass = false
 
-    /// Applies one prepared record and returns its object (nil when `keep` left it alone).
+    /// Applies one prepared record and returns its object (nil when `keep` left it alone); an
+    /// existing object it matches counts as matched unless `countsMatch` is false.
     @discardableResult
-    func apply(_ prepared: PreparedObject, into applied: inout AppliedObjects) throws -> ManagedObject? {
+    func apply(_ prepared: PreparedObject, into applied: inout AppliedObjects, countsMatch: Bool = true) throws
+        -> ManagedObject?
+    {
         let mapping = prepared.mapping
         var object: ManagedObject
+        var matchedExisting = false
         if let key = prepared.key, let keyLookup = mapping.keyLookup, let existing = lookup.object(keyLookup, key) {
             object = existing
+            matchedExisting = true
             // A destination created for a reference takes its own record's values, whatever the policy.
-            if !keys.fillPlaceholder(keyLookup, key) {
-                if !existing.isInserted { applied.matched[ObjectIdentifier(existing)] = existing }
+            if try !fillsPlaceholder(existing, keyLookup, key, in: &applied) {
+                if !existing.isInserted && countsMatch { applied.matched[ObjectIdentifier(existing)] = existing }
                 switch mapping.onConflict {
                 case .keep:
                     return existing
@@ -57,12 +72,13 @@ struct ObjectApplier {
                 }
             }
         } else {
-            object = try context.insert(mapping.entity)
+            object = try target.context.insert(mapping.entity)
             if let key = prepared.key, let keyLookup = mapping.keyLookup { lookup.register(object, keyLookup, key) }
         }
         if applied.origins[ObjectIdentifier(object)] == nil {
             applied.origins[ObjectIdentifier(object)] = prepared.origin
         }
+        if matchedExisting { override(prepared.references, of: object, in: &applied) }
         for (slot, value) in prepared.values {
             try object.setValue(value, at: slot)
         }
@@ -89,8 +105,8 @@ struct ObjectApplier {
         for key in reference.keys {
             if let found = lookup.object(reference.lookup, key) {
                 destinations.append(found)
-            } else if reference.missing == .create {
-                destinations.append(try createDestination(reference, key))
+            } else if reference.missing == .create && !lookup.mayMiss(reference.lookup, key) {
+                destinations.append(try createDestination(reference, key, into: &applied))
             } else {
                 unresolved.append(key)
             }
@@ -101,7 +117,7 @@ struct ObjectApplier {
                     throw RecordError(
                         position: reference.position, field: reference.field,
                         value: unresolved.map(\.description).joined(separator: ", "),
-                        message: "no \(context.model.entities[reference.lookup.entityIndex].name) with "
+                        message: "no \(target.context.model.entities[reference.lookup.entityIndex].name) with "
                             + "\(reference.mapping.relationship.name) key \(unresolved[0]) (missing: reject)")
                 }
             } else {
@@ -117,15 +133,48 @@ struct ObjectApplier {
         try setDestinations(destinations, of: reference.mapping, on: owner)
     }
 
-    private func createDestination(_ reference: PreparedReference, _ key: KeyValue) throws -> ManagedObject {
-        let entity = context.model.entities[reference.lookup.entityIndex]
-        let destination = try context.insert(entity)
+    /// Drops what `object` still waits for in the relationships `references` set anew (a
+    /// to-one, or members replaced): the later record wins.
+    private func override(_ references: [PreparedReference], of object: ManagedObject, in applied: inout AppliedObjects)
+    {
+        let replaced = references.filter { !$0.mapping.relationship.isToMany || $0.mapping.members == .replace }
+            .map(\.mapping.relationship)
+        guard !replaced.isEmpty else { return }
+        applied.waiting.removeAll { item in
+            item.owner === object && replaced.contains { $0 === item.reference.mapping.relationship }
+        }
+        guard !object.isInserted else { return }
+        let owner = RowReference(entityID: object.objectID.entityID, key: object.objectID.key)
+        for relationship in replaced { applied.overridden.append((relationship, owner)) }
+    }
+
+    private func createDestination(_ reference: PreparedReference, _ key: KeyValue, into applied: inout AppliedObjects)
+        throws -> ManagedObject
+    {
+        let entity = target.context.model.entities[reference.lookup.entityIndex]
+        let destination = try target.context.insert(entity)
         for (slot, part) in zip(reference.lookup.slots, key.parts) {
             try destination.setValue(part, at: slot)
         }
         lookup.register(destination, reference.lookup, key)
-        keys.markPlaceholder(reference.lookup, key)
+        applied.created.insert(KeyOfLookup(lookup: reference.lookup, key: key))
         return destination
+    }
+
+    /// Whether `object`, found by `key`, is a destination the run created for a reference that
+    /// no record has filled yet; from now on it counts as filled.
+    private func fillsPlaceholder(
+        _ object: ManagedObject, _ keyLookup: LookupID, _ key: KeyValue, in applied: inout AppliedObjects
+    ) throws -> Bool {
+        if keys.fillPlaceholder(keyLookup, key) { return true }
+        let created = KeyOfLookup(lookup: keyLookup, key: key)
+        if applied.created.remove(created) != nil { return true }
+        guard !object.isInserted, !applied.filled.contains(created),
+            target.isOwnRow(object.objectID.key, in: ImportSQL.tableName(of: object.entity, in: target.context.model))
+        else { return false }
+        let isCreated = try target.context.readRows { try staging.isCreated(created, on: $0) }
+        if isCreated { applied.filled.insert(created) }
+        return isCreated
     }
 
     private func setDestinations(

@@ -1,6 +1,7 @@
 // Key resolution for the object path: finds the objects a batch's keys name, set-based — one
 // query per lookup and chunk of keys per batch (never one per record), or, on a store this run
-// created, through the run's key index (the rows such a store holds are the run's own).
+// created while it loads (its indexes not built yet), through the run's key index (the rows
+// such a store holds are the run's own), which may not know every key.
 // Invariants: within a batch, one key maps to one object (later records update it); what it
 // holds is forgotten after the batch's commit, when the key index learns the batch's new rows.
 import GraphStore
@@ -9,8 +10,9 @@ import GraphStore
 final class ObjectLookup {
     private let context: ObjectContext
     private let model: ObjectModel
-    /// The run's key index, when the store held nothing but this run's rows when it began.
-    private let runKeys: KeyIndex?
+    /// The run's key index, while the store holds nothing but this run's rows and its indexes
+    /// are not built (nil: keys are looked up in the store).
+    private var runKeys: KeyIndex?
     private var batch: [LookupID: [KeyValue: ManagedObject]] = [:]
     private static let chunkSize = 256
 
@@ -28,7 +30,7 @@ final class ObjectLookup {
             guard !missing.isEmpty else { continue }
             if let runKeys {
                 for key in missing {
-                    if let row = runKeys[lookup, key] {
+                    if let row = runKeys.row(lookup, key) {
                         let id = ObjectID(storeUUID: context.store.identifier, entityID: row.entityID, key: row.key)
                         batch[lookup, default: [:]][key] = try context.object(with: id)
                     }
@@ -44,6 +46,19 @@ final class ObjectLookup {
         batch[lookup]?[key]
     }
 
+    /// Whether an object with `key` may exist that ``object(_:_:)`` does not give (the run's key
+    /// index does not hold every key of `lookup`).
+    func mayMiss(_ lookup: LookupID, _ key: KeyValue) -> Bool {
+        guard let runKeys, batch[lookup]?[key] == nil else { return false }
+        return runKeys.find(lookup, key) == .unknown
+    }
+
+    /// From now on, keys are looked up in the store (its indexes are built).
+    func useStore() {
+        endBatch()
+        runKeys = nil
+    }
+
     /// Records that `object` now has `key` (it was just inserted).
     func register(_ object: ManagedObject, _ lookup: LookupID, _ key: KeyValue) {
         batch[lookup, default: [:]][key] = object
@@ -54,7 +69,8 @@ final class ObjectLookup {
         if let runKeys {
             for (lookup, objects) in batch {
                 for (key, object) in objects where !object.objectID.isTemporary {
-                    runKeys[lookup, key] = RowReference(entityID: object.objectID.entityID, key: object.objectID.key)
+                    runKeys.register(
+                        RowReference(entityID: object.objectID.entityID, key: object.objectID.key), lookup, key)
                 }
             }
         }

@@ -33,6 +33,12 @@ struct PreparedNested {
     let objects: [PreparedObject]
 }
 
+/// A key of a lookup.
+struct KeyOfLookup: Hashable {
+    let lookup: LookupID
+    let key: KeyValue
+}
+
 /// One record, ready to apply.
 struct PreparedObject {
     /// The mapping it follows.
@@ -50,6 +56,14 @@ struct PreparedObject {
 
     /// Where the record starts.
     var position: SourcePosition { origin.resolved }
+
+    /// The keys of this object and its nested objects.
+    func collectKeys(into keys: inout [KeyOfLookup]) {
+        if let key, let lookup = mapping.keyLookup { keys.append(KeyOfLookup(lookup: lookup, key: key)) }
+        for nested in nested {
+            for object in nested.objects { object.collectKeys(into: &keys) }
+        }
+    }
 
     /// Every lookup this object and its nested objects need, with the keys wanted.
     func collectLookups(into wanted: inout [LookupID: Set<KeyValue>]) {

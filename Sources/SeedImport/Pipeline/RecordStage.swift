@@ -89,6 +89,27 @@ final class RecordStage: Sendable {
         for _ in 0..<capacity { free.signal() }
     }
 
+    /// `mapping` with its top-level fields resolved against `source` (a CSV file's header names
+    /// become columns), read without going further.
+    static func resolve(
+        _ mapping: CompiledMapping, in source: InputSource, format: RecordFormat?, options: ReaderOptions
+    )
+        throws(RecordReaderError) -> CompiledMapping
+    {
+        let reader = try RecordReaderFactory.open(source, format: format, options: options)
+        return try resolve(mapping, with: reader)
+    }
+
+    private static func resolve(_ mapping: CompiledMapping, with reader: borrowing any RecordReader)
+        throws(RecordReaderError) -> CompiledMapping
+    {
+        var resolved: [FieldPath] = []
+        for field in mapping.topLevelFields {
+            resolved.append(try reader.resolve(field))
+        }
+        return mapping.resolving(resolved)
+    }
+
     private func put(_ element: Element) -> Bool {
         free.wait()
         guard !cancelled.load(ordering: .relaxed) else { return false }
@@ -113,11 +134,7 @@ final class RecordStage: Sendable {
         var bytesConsumed = 0
         do throws(RecordReaderError) {
             var reader = try RecordReaderFactory.open(source, format: format, options: options)
-            var resolved: [FieldPath] = []
-            for field in mapping.topLevelFields {
-                resolved.append(try reader.resolve(field))
-            }
-            resolvedMapping = mapping.resolving(resolved)
+            resolvedMapping = try Self.resolve(mapping, with: reader)
             guard put(.mapping(resolvedMapping)) else { return }
             var skipped = 0
             while let record = try reader.next() {

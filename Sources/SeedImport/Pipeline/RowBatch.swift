@@ -28,14 +28,24 @@ struct PendingLink {
     let members: [Int64]
 }
 
-/// A reference waiting for the deferred pass, owned by a new row.
+/// The keys of a reference of a new row that wait for the set-based pass after the load.
 struct PendingDeferral {
     /// The owner.
     let owner: RowReference
     /// The reference.
     let reference: PreparedReference
-    /// Where its record starts.
-    let origin: PreparedPosition
+    /// The keys that wait (every key of an ordered relationship), with their places in the reference.
+    let keys: [(ordinal: Int, key: KeyValue)]
+}
+
+/// A rule a new row breaks, as a save would report it.
+struct RuleViolation: Error {
+    /// The attribute.
+    let attribute: String
+    /// Its value, as text.
+    let value: String?
+    /// `Entity.attribute rule`.
+    let message: String
 }
 
 /// Everything one batch writes.
@@ -46,6 +56,6 @@ struct RowBatch {
     var placeholders: [RowReference: Int] = [:]
     /// Links of to-many relationships.
     var links: [PendingLink] = []
-    /// References for the deferred pass.
+    /// Keys for the set-based pass after the load.
     var deferrals: [PendingDeferral] = []
 }

@@ -1,12 +1,14 @@
 // The row path's batch builder: turns a batch of prepared records into rows for a store the run
 // created — new keys handed out in order, attribute defaults and values, rule checks per row,
-// references resolved through the run's key index (or created, or set aside for the deferred
-// pass), nested records built recursively — the same outcome as applying the records to
-// objects, without the objects.
+// references resolved through the run's key index (or their destinations created, or the keys
+// it cannot resolve staged for the set-based pass after the load), nested records built
+// recursively — the same outcome as applying the records to objects, without the objects.
 // Invariants: a record either adds its row and links whole or is refused with a RecordError
 // (destinations it created stay, as they would with objects). Nothing here touches the store;
 // the run's key index learns the batch's keys as rows are built, which is safe because a batch
-// that fails to write ends the run.
+// that fails to write ends the run. A destination is created for a reference only while the
+// index can hold its key (so a later record with that key finds and fills it); otherwise the
+// set-based pass creates it.
 import GraphStore
 import RecordReaders
 
@@ -45,7 +47,7 @@ struct RowBuilder {
         var seen: [LookupID: Set<KeyValue>] = [:]
         func admits(_ object: PreparedObject) -> Bool {
             if let key = object.key, let lookup = object.mapping.keyLookup {
-                guard keys[lookup, key] == nil, seen[lookup, default: []].insert(key).inserted else {
+                guard keys.row(lookup, key) == nil, seen[lookup, default: []].insert(key).inserted else {
                     return false
                 }
             }
@@ -67,7 +69,7 @@ struct RowBuilder {
             // The only rows a record's key can name here are destinations references of this batch
             // created (``admits(_:keys:)`` sent every other case to the object path): the
             // record fills them, whatever the conflict policy.
-            if keys.fillPlaceholder(lookup, key), let existing = keys[lookup, key],
+            if keys.fillPlaceholder(lookup, key), let existing = keys.row(lookup, key),
                 let index = batch.placeholders[existing]
             {
                 placeholder = index
@@ -75,7 +77,7 @@ struct RowBuilder {
             } else {
                 row = newRow(of: mapping.entity)
                 // Known before its references resolve, so a record can refer to itself.
-                keys[lookup, key] = row.row
+                keys.register(row.row, lookup, key)
             }
         } else {
             row = newRow(of: mapping.entity)
@@ -84,7 +86,7 @@ struct RowBuilder {
             try fill(&row, from: object, in: &batch)
         } catch {
             if placeholder == nil, let key = object.key, let lookup = mapping.keyLookup {
-                keys[lookup, key] = nil
+                keys.forget(lookup, key)
             }
             throw error
         }
@@ -103,8 +105,7 @@ struct RowBuilder {
         var deferrals: [PendingDeferral] = []
         for index in object.references.indices {
             try resolve(
-                object.references[index], of: &row, links: &links, deferrals: &deferrals, at: object.origin,
-                in: &batch)
+                object.references[index], of: &row, links: &links, deferrals: &deferrals, in: &batch)
         }
         for nested in object.nested {
             var members: [Int64] = []
@@ -129,38 +130,59 @@ struct RowBuilder {
 
     /// Refuses a row that breaks its attributes' rules, as a save would.
     private mutating func check(_ row: PendingRow, origin: PreparedPosition, field: String?) throws {
+        if let violation = try violation(of: row) {
+            throw RecordError(
+                position: origin.resolved, field: field ?? violation.attribute, value: violation.value,
+                message: violation.message)
+        }
+    }
+
+    /// The first rule of its attributes `row` breaks, as a save would report it.
+    private mutating func violation(of row: PendingRow) throws -> RuleViolation? {
         for attribute in ruled[row.entity.index] {
             let value = row.values[attribute.index]
             guard let rule = try checker.violations(of: value, attribute: attribute).first else { continue }
-            throw RecordError(
-                position: origin.resolved, field: field ?? attribute.name, value: value.map { "\($0)" },
+            return RuleViolation(
+                attribute: attribute.name, value: value.map { "\($0)" },
                 message: "\(row.entity.name).\(attribute.name) \(rule)")
         }
+        return nil
+    }
+
+    /// A new row of the destination of `lookup` holding `key` (for a reference whose destination
+    /// is missing), or the rule the row would break.
+    mutating func placeholder(_ lookup: LookupID, _ key: KeyValue) throws -> Result<PendingRow, RuleViolation> {
+        var row = newRow(of: model.entities[lookup.entityIndex])
+        for (slot, part) in zip(lookup.slots, key.parts) { row.values[slot] = part }
+        if let violation = try violation(of: row) { return .failure(violation) }
+        return .success(row)
     }
 
     // MARK: - Relationships
 
     private mutating func resolve(
         _ reference: PreparedReference, of row: inout PendingRow, links: inout [PendingLink],
-        deferrals: inout [PendingDeferral], at origin: PreparedPosition, in batch: inout RowBatch
+        deferrals: inout [PendingDeferral], in batch: inout RowBatch
     ) throws {
         var members: [Int64] = []
         members.reserveCapacity(reference.keys.count)
-        var unresolved = false
+        var unresolved: [(ordinal: Int, key: KeyValue)] = []
         let lookup = reference.lookup
-        for key in reference.keys {
-            if let found = keys[lookup, key] {
+        for (ordinal, key) in reference.keys.enumerated() {
+            switch keys.find(lookup, key) {
+            case .row(let found, _):
                 members.append(found.key)
-            } else if reference.missing == .create {
+            case .absent where reference.missing == .create && keys.canLearn(lookup, key):
                 members.append(try createDestination(reference, key, in: &batch).key)
-            } else {
-                unresolved = true
+            case .absent, .unknown:
+                unresolved.append((ordinal, key))
             }
         }
         let relationship = reference.mapping.relationship
-        if unresolved {
-            deferrals.append(PendingDeferral(owner: row.row, reference: reference, origin: origin))
+        if !unresolved.isEmpty {
             // An ordered relationship waits whole, so its members keep the source's order.
+            let waiting = relationship.isOrdered ? Array(reference.keys.enumerated().map { ($0, $1) }) : unresolved
+            deferrals.append(PendingDeferral(owner: row.row, reference: reference, keys: waiting))
             if relationship.isOrdered { return }
         }
         set(relationship, of: &row, to: members, links: &links)
@@ -172,8 +194,7 @@ struct RowBuilder {
         var row = newRow(of: model.entities[reference.lookup.entityIndex])
         for (slot, part) in zip(reference.lookup.slots, key.parts) { row.values[slot] = part }
         try check(row, origin: reference.origin, field: reference.field)
-        keys[reference.lookup, key] = row.row
-        keys.markPlaceholder(reference.lookup, key)
+        keys.register(row.row, reference.lookup, key, placeholder: true)
         batch.placeholders[row.row] = batch.rows.count
         batch.rows.append(row)
         return row.row

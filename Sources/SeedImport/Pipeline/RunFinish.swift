@@ -1,68 +1,129 @@
-// The last steps of a run, after every source: the deferred pass resolves the references that
-// waited for later records (each must resolve now, or its `missing` policy decides), then the
-// run's end commits with its completion metadata, and a new store's deferred indexes are built.
-// Invariants: a record refused in the deferred pass (with `skip`) is left out whole — the
-// objects this run inserted for it are deleted and no longer counted; the run ends in the
-// transaction of its last save, so a kill before it leaves the run to undo or resume.
+// The last steps of a run, after every source: a new store's deferred indexes are built; the
+// records set aside during the load (their key may repeat one the run wrote) are applied
+// through objects, in order; the references staged during the load are resolved — those of new
+// rows set-based (StagedResolution), those of objects through the object path a chunk at a
+// time, each now resolving or left to its `missing` policy; then the run's end commits with its
+// completion metadata and drops the staging tables.
+// Order: a set-aside record comes later than every row it may repeat, so it is applied before
+// the staged keys of those rows are resolved; a relationship it sets anew drops what the row
+// staged for it (ObjectApplier: the later record wins).
+// Invariants: a record refused here (with `skip`) is left out whole — the objects this run
+// inserted for it are deleted and no longer counted; the run ends in the transaction of its last
+// save, so a kill before it leaves the run to undo or resume.
 import GraphStore
+import RecordReaders
 
 /// Finishes an import run.
 struct RunFinish {
     let target: ImportTarget
     let tally: RunTally
+    let builder: BatchBuilder
     let commit: BatchCommit
-    let applier: ObjectApplier
-    let lookup: ObjectLookup
+    let staging: StagedReferences
     let batchSize: Int
+    /// The mapping of a source, its fields resolved against the source (a CSV file's header).
+    let mapping: (Int) throws -> CompiledMapping
 
-    /// Resolves the references left for the deferred pass, batch by batch.
-    func resolveDeferred(progress: () -> Void) throws {
-        let deferred = commit.deferred
-        guard !deferred.isEmpty else { return }
+    private var lookup: ObjectLookup { builder.lookup }
+
+    /// Builds the indexes a new store left out while it loaded.
+    func buildIndexes(progress: () -> Void) throws {
+        let store = target.store
+        guard try store.metadata()[StoreMetadata.Key.indexesPending] != nil else { return }
         progress()
+        try store.createIndexes()
+    }
+
+    /// Applies the set-aside records, then resolves the staged references: those of new rows
+    /// set-based, then those of objects.
+    func resolveAfterLoad(progress: () -> Void) throws {
+        lookup.useStore()
+        try applySetAside()
+        guard try target.context.readRows({ try staging.hasReferences(on: $0) }) else { return }
+        progress()
+        let refused = try StagedResolution(
+            target: target, tally: tally, staging: staging, commit: commit, batchSize: batchSize
+        ).run()
+        if !refused.isEmpty {
+            let context = target.context
+            let objects = try refused.map {
+                try context.object(
+                    with: ObjectID(storeUUID: target.store.identifier, entityID: $0.entityID, key: $0.key))
+            }
+            try leaveOut(objects)
+            try commit.saveResolved(AppliedObjects(), removingStagedThrough: nil)
+        }
+        try resolveThroughObjects()
+    }
+
+    /// Applies the records set aside during the load through objects, a batch at a time (the
+    /// batch they came in), each batch in one transaction that also forgets them.
+    private func applySetAside() throws {
         let context = target.context
-        var finalPass = applier
+        let preparer = RecordPreparer()
+        while let next = try context.readRows({ try SetAsideRecords.nextBatch(on: $0) }) {
+            let mapping = try self.mapping(next.records[0].source)
+            var prepared: [(PreparedObject, SourceRecord)] = []
+            var uncounted: Set<Int> = []
+            for item in next.records {
+                do {
+                    let object = try preparer.prepare(item.record, mapping: mapping)
+                    if item.repeatsBatchKey { uncounted.insert(prepared.count) }
+                    prepared.append((object, item.record))
+                } catch {
+                    try tally.reject(error, record: item.record, entity: mapping.entity.name)
+                }
+            }
+            let applied = try builder.applyObjects(prepared, mapping: mapping, uncounted: uncounted)
+            try commit.commit(applied, metadata: [:]) { connection in
+                try SetAsideRecords.remove(through: next.through, on: connection)
+            }
+        }
+    }
+
+    /// Resolves the staged references of objects, a chunk of references at a time.
+    private func resolveThroughObjects() throws {
+        let context = target.context
+        var finalPass = builder.applier
         finalPass.isFinalPass = true
-        for start in stride(from: 0, to: deferred.count, by: batchSize) {
-            let chunk = deferred[start..<min(deferred.count, start + batchSize)]
+        var after: Int64 = 0
+        while true {
+            let chunk = try context.readRows {
+                try staging.objectReferences(after: after, limit: batchSize, on: $0, store: target.store)
+            }
+            guard let last = chunk.last?.ref else { return }
             var wanted: [LookupID: Set<KeyValue>] = [:]
-            for item in chunk { wanted[item.reference.lookup, default: []].formUnion(item.reference.keys) }
+            for item in chunk {
+                wanted[item.waiting.reference.lookup, default: []].formUnion(item.waiting.reference.keys)
+            }
             try lookup.prefetch(wanted)
             var refused: [ManagedObject] = []
             var applied = AppliedObjects()
             for item in chunk {
-                let owner = try context.object(with: item.owner)
+                let owner = try context.object(with: item.waiting.owner)
+                let reference = item.waiting.reference
                 do {
-                    try finalPass.applyReference(
-                        item.reference, to: owner, origin: .known(item.recordPosition), into: &applied)
+                    try finalPass.applyReference(reference, to: owner, origin: reference.origin, into: &applied)
                 } catch let error as RecordError {
                     try tally.reject(error, record: nil, entity: owner.entity.name)
                     refused.append(owner)
                 }
             }
             try leaveOut(refused)
-            try commit.saveResolved()
+            try commit.saveResolved(applied, removingStagedThrough: last)
+            after = last
         }
-        commit.clearDeferred()
     }
 
-    /// Ends the run: drops the checkpoint and the deferred references, writes the seed version,
-    /// in the transaction that ends `journal`; then builds the indexes a new store deferred.
-    func end(_ journal: RunJournal, seedVersion: String?, indexing: () -> Void) throws {
-        let store = target.store
+    /// Ends the run: drops the checkpoint, writes the seed version and drops the staging
+    /// tables, in the transaction that ends `journal`.
+    func end(_ journal: RunJournal, seedVersion: String?) throws {
         var metadata: [String: String?] = [ImportCheckpoint.key: nil]
-        for key in try store.metadata().values.keys where key.hasPrefix(ImportCheckpoint.deferredPrefix) {
-            metadata[key] = .some(nil)
-        }
         if let seedVersion { metadata["seed.version"] = seedVersion }
         try commit.finish(metadata: metadata, journal: journal)
-        if try store.metadata()[StoreMetadata.Key.indexesPending] != nil {
-            indexing()
-            try store.createIndexes()
-        }
     }
 
-    /// Takes back the objects of records refused in the deferred pass (with `skip`), so that a
+    /// Takes back the objects of records refused after the load (with `skip`), so that a
     /// refused record is left out whole: those this run inserted are deleted and no longer
     /// counted as inserted. An object that existed before the run keeps what its record set
     /// (the run's changes to it are not undone one by one), and so does one whose entity has a
@@ -71,7 +132,7 @@ struct RunFinish {
         let model = target.context.model
         var seen: Set<ObjectIdentifier> = []
         for owner in refused where seen.insert(ObjectIdentifier(owner)).inserted {
-            guard target.isOwnRow(owner.objectID.key, in: model.root(of: owner.entity).tableName),
+            guard target.isOwnRow(owner.objectID.key, in: ImportSQL.tableName(of: owner.entity, in: model)),
                 !owner.entity.relationships.contains(where: { $0.deleteRule == .deny })
             else { continue }
             try target.context.delete(owner)

@@ -44,6 +44,11 @@ final class RunTally {
         if !report.errors.contains(error) { report.errors.append(error) }
     }
 
+    /// How many more records may be refused before the run stops (0 with `abort`).
+    var errorBudget: Int {
+        policy == .skip ? max(0, maxErrors - report.errors.count) : 0
+    }
+
     /// Refuses a record: with `abort` (or when `fatal`) the run stops with `error`; with `skip`
     /// the record is written to the rejects file and counted, and the run stops once more than
     /// `maxErrors` records were refused.

@@ -4,8 +4,8 @@
 // objects, so re-importing an unchanged catalog reads rows instead of materialising a million
 // objects and their to-many relationships.
 // Invariant: a record is reported unchanged only when applying it to its object would provably
-// change nothing; in any doubt (a duplicate key in the batch, a destination that is missing or
-// created by this run, a nested mapping, a value that only matches after rounding, a relationship
+// change nothing; in any doubt (a duplicate key in the batch, a destination that is missing, a
+// row this run wrote, a nested mapping, a value that only matches after rounding, a relationship
 // not kept by a column or a join table) it is left to the object path, which decides.
 import GraphStore
 import RecordReaders
@@ -13,14 +13,16 @@ import RecordReaders
 /// Finds the records of a batch that leave the store as it is.
 struct UnchangedRecords {
     private let model: ObjectModel
-    private let keys: KeyIndex
+    /// Rows with keys above this one were written by this run (they go to the object path,
+    /// which knows whether a record fills a destination created for a reference).
+    private let ownRowsAbove: Int64
     private let connection: SQLiteConnection
     private static let chunkSize = 256
 
     /// A finder reading with `connection` (the import context's, so it sees every saved batch).
-    init(model: ObjectModel, keys: KeyIndex, connection: SQLiteConnection) {
+    init(model: ObjectModel, ownRowsAbove: Int64, connection: SQLiteConnection) {
         self.model = model
-        self.keys = keys
+        self.ownRowsAbove = ownRowsAbove
         self.connection = connection
     }
 
@@ -53,7 +55,7 @@ struct UnchangedRecords {
         var positions: [KeyValue: Int] = [:]
         var repeated: Set<KeyValue> = []
         for position in records.indices {
-            guard let key = records[position].0.key, !keys.isPlaceholder(lookup, key) else { continue }
+            guard let key = records[position].0.key else { continue }
             if positions.updateValue(position, forKey: key) != nil { repeated.insert(key) }
         }
         for key in repeated { positions[key] = nil }
@@ -139,7 +141,7 @@ struct UnchangedRecords {
                 repeated.insert(position)
                 return
             }
-            guard kinds.contains(statement.int64(1)) else { return }
+            guard kinds.contains(statement.int64(1)), statement.int64(0) <= ownRowsAbove else { return }
             if checksValues {
                 let holdsValues = records[position].0.values.allSatisfy { slot, value in
                     columnOfSlot[slot].map { statement.holds(value, at: $0, type: entity.attributes[slot].type) }
@@ -183,7 +185,7 @@ struct UnchangedRecords {
                 from: SQLiteIdentifier.quote(model.entities[entity.rootIndex].tableName),
                 matching: attributes.map(\.columnName), values: keys.map(\.parts)
             ) { statement in
-                guard kinds.contains(statement.int64(1)) else { return }
+                guard kinds.contains(statement.int64(1)), statement.int64(0) <= ownRowsAbove else { return }
                 var parts: [AttributeValue] = []
                 for (offset, attribute) in attributes.enumerated() {
                     guard let value = statement.attributeValue(at: Int32(2 + offset), type: attribute.type) else {

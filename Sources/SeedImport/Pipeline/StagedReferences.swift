@@ -1,0 +1,294 @@
+// The references of a run that could not be resolved when their records were written — forward
+// references, references to keys the bounded key index does not hold, `missing: create`
+// destinations it could not create yet — kept in a staging table in the store
+// (`seedkit_import_refs`), one row per key, written in the transaction of the batch that left
+// them. After the load they are resolved: those of new rows set-based (StagedResolution), those
+// of objects through the object path, a chunk at a time. Destinations the object path created
+// for references are listed in `seedkit_import_created` until a record fills them.
+// Invariants: memory holds one batch's or one chunk's references at a time, never the run's;
+// the tables exist only while a run is active (a resumed run finds them, a new run replaces a
+// killed run's, the run's end drops them in its last transaction).
+import GraphStore
+import RecordReaders
+
+/// A reference waiting for the deferred pass, as the commit step stages it.
+struct StagedReference {
+    /// The relationship mapping.
+    let mapping: CompiledRelationship
+    /// The owner row (the owner's entity store ID and key).
+    let owner: RowReference
+    /// The keys to resolve, with their positions in the reference's list.
+    let keys: [(ordinal: Int, key: KeyValue)]
+    /// Whether it is resolved through objects (its owner went the object path) rather than set-based.
+    let throughObjects: Bool
+    /// Where its field (or its record) is, for errors.
+    let position: SourcePosition
+}
+
+/// A position as staged: the file's number among the run's sources, and the numbers.
+struct SourcePositionParts {
+    let file: Int
+    let line: Int
+    let column: Int
+    let byteOffset: Int
+    let record: Int
+}
+
+/// A staged reference read back for the object path, with all its keys.
+struct WaitingReference {
+    /// The owner.
+    let owner: ObjectID
+    /// The reference.
+    let reference: PreparedReference
+}
+
+/// The staging tables of one run.
+final class StagedReferences {
+    static let table = "seedkit_import_refs"
+    static let createdTable = "seedkit_import_created"
+
+    private let model: ObjectModel
+    /// Every relationship mapping of the run, by position: their positions number them in the table.
+    let relationships: [CompiledRelationship]
+    /// The entity of the mapping each relationship mapping belongs to (its owners').
+    let owners: [ModelEntity]
+    private let relationshipIndex: [String: Int]
+    /// Every lookup of the run (keys and references), by position: positions number them in the tables.
+    private let lookupNumbers: [LookupID: Int]
+    /// The source files, by position: positions name their file by this number.
+    private let files: [String]
+    private let fileIndex: [String: Int]
+    /// Key parts per row (the widest lookup of the plan).
+    let keyWidth: Int
+    private var nextReference: Int64 = 1
+
+    /// The staging of a run of `mappings` reading `files`.
+    init(model: ObjectModel, mappings: [CompiledMapping], files: [String]) {
+        self.model = model
+        var relationships: [CompiledRelationship] = []
+        var owners: [ModelEntity] = []
+        var lookups: [LookupID: Int] = [:]
+        func number(_ lookup: LookupID) {
+            if lookups[lookup] == nil { lookups[lookup] = lookups.count }
+        }
+        func collect(_ mapping: CompiledMapping) {
+            if let key = mapping.keyLookup { number(key) }
+            for relationship in mapping.relationships {
+                relationships.append(relationship)
+                owners.append(mapping.entity)
+                number(relationship.lookup)
+                if case .nested(let nested) = relationship.source { collect(nested) }
+            }
+        }
+        mappings.forEach(collect)
+        self.relationships = relationships
+        self.owners = owners
+        lookupNumbers = lookups
+        relationshipIndex = Dictionary(relationships.enumerated().map { ($1.id, $0) }) { first, _ in first }
+        self.files = files
+        fileIndex = Dictionary(files.enumerated().map { ($1, $0) }) { first, _ in first }
+        keyWidth = max(1, relationships.map(\.lookup.slots.count).max() ?? 1)
+    }
+
+    /// The number of `lookup` in the tables (-1 for a lookup the plan does not have).
+    func number(of lookup: LookupID) -> Int {
+        lookupNumbers[lookup] ?? -1
+    }
+
+    /// The key columns `k0, k1, …`.
+    var keyColumns: [String] { (0..<keyWidth).map { "k\($0)" } }
+
+    // MARK: - Tables
+
+    /// Creates the tables for a new run (replacing a killed run's) or, with `resuming`, keeps
+    /// the ones a killed run of the same plan left.
+    func create(on connection: SQLiteConnection, resuming: Bool) throws {
+        if !resuming { try drop(on: connection) }
+        try connection.execute(
+            """
+            CREATE TABLE IF NOT EXISTS \(Self.table)(seq INTEGER PRIMARY KEY, ref INTEGER NOT NULL,
+              mapping INTEGER NOT NULL, objects INTEGER NOT NULL, entity INTEGER NOT NULL, owner INTEGER NOT NULL,
+              ordinal INTEGER NOT NULL, \(keyColumns.joined(separator: ", ")), file INTEGER NOT NULL,
+              line INTEGER NOT NULL, col INTEGER NOT NULL, byte INTEGER NOT NULL, record INTEGER NOT NULL);
+            CREATE TABLE IF NOT EXISTS \(Self.createdTable)(lookup INTEGER NOT NULL, \(keyColumns.joined(separator: ", ")),
+              PRIMARY KEY(lookup, \(keyColumns.joined(separator: ", "))));
+            """)
+        let last = try connection.prepare("SELECT coalesce(max(ref), 0) + 1 FROM \(Self.table)")
+        _ = try last.step()
+        nextReference = last.int64(0)
+    }
+
+    /// Drops the tables (the run's end, or a run undone).
+    func drop(on connection: SQLiteConnection) throws {
+        try connection.execute("DROP TABLE IF EXISTS \(Self.table); DROP TABLE IF EXISTS \(Self.createdTable)")
+    }
+
+    /// Whether references are staged.
+    func hasReferences(on connection: SQLiteConnection) throws -> Bool {
+        let query = try connection.prepare("SELECT EXISTS (SELECT 1 FROM \(Self.table))")
+        _ = try query.step()
+        return query.int64(0) != 0
+    }
+
+    // MARK: - Writing
+
+    /// Stages `references` (inside the caller's transaction).
+    func append(_ references: [StagedReference], on connection: SQLiteConnection) throws {
+        guard !references.isEmpty else { return }
+        let columns =
+            ["ref", "mapping", "objects", "entity", "owner", "ordinal"] + keyColumns
+            + ["file", "line", "col", "byte", "record"]
+        let insert = try connection.cachedStatement(
+            "INSERT INTO \(Self.table)(\(columns.joined(separator: ", "))) VALUES ("
+                + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")")
+        for reference in references {
+            let ref = nextReference
+            nextReference += 1
+            let mapping = Int64(relationshipIndex[reference.mapping.id] ?? -1)
+            for (ordinal, key) in reference.keys {
+                insert.bind(ref, at: 1)
+                insert.bind(mapping, at: 2)
+                insert.bind(Int64(reference.throughObjects ? 1 : 0), at: 3)
+                insert.bind(reference.owner.entityID, at: 4)
+                insert.bind(reference.owner.key, at: 5)
+                insert.bind(Int64(ordinal), at: 6)
+                bind(key, from: 7, to: insert)
+                let position = reference.position
+                let base = Int32(7 + keyWidth)
+                insert.bind(Int64(fileIndex[position.file] ?? -1), at: base)
+                insert.bind(Int64(position.line), at: base + 1)
+                insert.bind(Int64(position.column), at: base + 2)
+                insert.bind(Int64(position.byteOffset), at: base + 3)
+                insert.bind(Int64(position.recordNumber), at: base + 4)
+                try insert.execute()
+            }
+        }
+    }
+
+    /// Notes destinations the object path created for references (inside the caller's transaction).
+    func recordCreated(_ keys: Set<KeyOfLookup>, on connection: SQLiteConnection) throws {
+        guard !keys.isEmpty else { return }
+        let insert = try connection.cachedStatement(
+            "INSERT OR IGNORE INTO \(Self.createdTable)(lookup, \(keyColumns.joined(separator: ", "))) VALUES (?, "
+                + Array(repeating: "?", count: keyWidth).joined(separator: ", ") + ")")
+        for item in keys {
+            insert.bind(Int64(number(of: item.lookup)), at: 1)
+            bind(item.key, from: 2, to: insert)
+            try insert.execute()
+        }
+    }
+
+    /// Forgets destinations a record has filled (inside the caller's transaction).
+    func removeCreated(_ keys: Set<KeyOfLookup>, on connection: SQLiteConnection) throws {
+        guard !keys.isEmpty else { return }
+        let delete = try connection.cachedStatement(
+            "DELETE FROM \(Self.createdTable) WHERE lookup = ? AND "
+                + keyColumns.map { "\($0) IS ?" }.joined(separator: " AND "))
+        for item in keys {
+            delete.bind(Int64(number(of: item.lookup)), at: 1)
+            bind(item.key, from: 2, to: delete)
+            try delete.execute()
+        }
+    }
+
+    /// Whether the object path created the destination with `key` for a reference and no record filled it yet.
+    func isCreated(_ key: KeyOfLookup, on connection: SQLiteConnection) throws -> Bool {
+        let query = try connection.cachedStatement(
+            "SELECT 1 FROM \(Self.createdTable) WHERE lookup = ? AND "
+                + keyColumns.map { "\($0) IS ?" }.joined(separator: " AND "))
+        defer { query.reset() }
+        query.bind(Int64(number(of: key.lookup)), at: 1)
+        bind(key.key, from: 2, to: query)
+        return try query.step()
+    }
+
+    /// Binds `key`'s parts to the `keyWidth` parameters from `first` (NULL past its last part).
+    private func bind(_ key: KeyValue, from first: Int32, to statement: SQLiteStatement) {
+        let parts = key.parts
+        for offset in 0..<keyWidth {
+            statement.bind(offset < parts.count ? parts[offset] : nil, at: first + Int32(offset))
+        }
+    }
+
+    // MARK: - Reading back for the object path
+
+    /// The next staged references of objects after the reference `after`, up to `limit` of
+    /// them, each with all its keys in order; empty when none are left.
+    func objectReferences(after: Int64, limit: Int, on connection: SQLiteConnection, store: PersistentStore) throws
+        -> [(ref: Int64, waiting: WaitingReference)]
+    {
+        let columns = ["ref", "mapping", "entity", "owner"] + keyColumns + ["file", "line", "col", "byte", "record"]
+        let query = try connection.cachedStatement(
+            "SELECT \(columns.joined(separator: ", ")) FROM \(Self.table) WHERE objects = 1 AND ref > ?1 "
+                + "AND ref IN (SELECT DISTINCT ref FROM \(Self.table) WHERE objects = 1 AND ref > ?1 ORDER BY ref LIMIT ?2) "
+                + "ORDER BY ref, ordinal")
+        defer { query.reset() }
+        query.bind(after, at: 1)
+        query.bind(Int64(limit), at: 2)
+        var result: [(ref: Int64, waiting: WaitingReference)] = []
+        var current:
+            (ref: Int64, mapping: CompiledRelationship, owner: ObjectID, keys: [KeyValue], position: SourcePosition)?
+        func flush() {
+            guard let current else { return }
+            let reference = PreparedReference(
+                mapping: current.mapping, keys: current.keys, origin: .known(current.position))
+            result.append((current.ref, WaitingReference(owner: current.owner, reference: reference)))
+        }
+        while try query.step() {
+            let ref = query.int64(0)
+            guard let mapping = relationships.indices.contains(query.int(1)) ? relationships[query.int(1)] : nil else {
+                continue
+            }
+            let destination = model.entities[mapping.lookup.entityIndex]
+            var parts: [AttributeValue] = []
+            for (offset, slot) in mapping.lookup.slots.enumerated() {
+                parts.append(
+                    query.attributeValue(at: Int32(4 + offset), type: destination.attributes[slot].type) ?? .string(""))
+            }
+            if current?.ref != ref {
+                flush()
+                let base = Int32(4 + keyWidth)
+                let position = self.position(
+                    SourcePositionParts(
+                        file: query.int(base), line: query.int(base + 1), column: query.int(base + 2),
+                        byteOffset: query.int(base + 3), record: query.int(base + 4)))
+                current = (
+                    ref, mapping, ObjectID(storeUUID: store.identifier, entityID: query.int64(2), key: query.int64(3)),
+                    [], position
+                )
+            }
+            current?.keys.append(KeyValue(parts))
+        }
+        flush()
+        return result
+    }
+
+    /// The position `parts` stand for.
+    func position(_ parts: SourcePositionParts) -> SourcePosition {
+        SourcePosition(
+            file: files.indices.contains(parts.file) ? files[parts.file] : "", line: parts.line, column: parts.column,
+            byteOffset: parts.byteOffset, recordNumber: parts.record)
+    }
+
+    /// Deletes the keys `owner` staged for `relationship` (a later record of its key, applied
+    /// through objects, set the relationship anew; inside the caller's transaction).
+    func removeOverridden(_ relationship: ModelRelationship, of owner: RowReference, on connection: SQLiteConnection)
+        throws
+    {
+        let mappings = relationships.indices.filter { relationships[$0].relationship === relationship }
+        guard !mappings.isEmpty else { return }
+        let delete = try connection.prepare(
+            "DELETE FROM \(Self.table) WHERE entity = ? AND owner = ? AND mapping IN ("
+                + mappings.map(String.init).joined(separator: ", ") + ")")
+        delete.bind(owner.entityID, at: 1)
+        delete.bind(owner.key, at: 2)
+        try delete.execute()
+    }
+
+    /// Deletes the staged references of objects up to the reference `through` (they are resolved).
+    func removeObjectReferences(through: Int64, on connection: SQLiteConnection) throws {
+        let delete = try connection.cachedStatement("DELETE FROM \(Self.table) WHERE objects = 1 AND ref <= ?")
+        delete.bind(through, at: 1)
+        try delete.execute()
+    }
+}
