@@ -55,28 +55,45 @@ public final class Importer: Sendable {
 
     /// Runs the import on a thread of its own and returns its report.
     ///
-    /// - Throws: ``ImportFailure`` (nothing of the run remains in the store), or ``PlanErrors``.
+    /// Cancelling the task that awaits it stops the run between batches and puts the store back
+    /// as it was: a store the run created is removed with its side files, in a store that
+    /// existed the run is undone.
+    ///
+    /// - Throws: ``ImportFailure`` (nothing of the run remains in the store), ``PlanErrors``, or
+    ///   `CancellationError`.
     public func run() async throws -> ImportReport {
         let plan = self.plan
         let options = self.options
         let planFile = self.planFile
         let continuation = self.continuation
-        let model = try self.model ?? ValidatedPlan.model(for: plan, store: options.store)
-        return try await withCheckedThrowingContinuation { (result: CheckedContinuation<ImportReport, any Error>) in
-            let thread = Thread {
-                defer { continuation.finish() }
-                do {
-                    let run = ImportRun(plan: plan, model: model, planFile: planFile, options: options) {
-                        continuation.yield($0)
+        let cancellation = RunCancellation()
+        let model: ObjectModel
+        do {
+            try Task.checkCancellation()
+            model = try self.model ?? ValidatedPlan.model(for: plan, store: options.store)
+        } catch {
+            continuation.finish()
+            throw error
+        }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (result: CheckedContinuation<ImportReport, any Error>) in
+                let thread = Thread {
+                    defer { continuation.finish() }
+                    do {
+                        let run = ImportRun(
+                            plan: plan, model: model, planFile: planFile, options: options, cancellation: cancellation
+                        ) { continuation.yield($0) }
+                        result.resume(returning: try run.execute())
+                    } catch {
+                        result.resume(throwing: error)
                     }
-                    result.resume(returning: try run.execute())
-                } catch {
-                    result.resume(throwing: error)
                 }
+                thread.name = "seedkit.import"
+                thread.stackSize = 8 << 20
+                thread.start()
             }
-            thread.name = "seedkit.import"
-            thread.stackSize = 8 << 20
-            thread.start()
+        } onCancel: {
+            cancellation.cancel()
         }
     }
 }

@@ -25,12 +25,12 @@ final class BatchCommit {
     private let staging: StagedReferences
     private let rowWriter: RowWriter
     private let planFile: String
-    /// Drops what the run keeps in the store only while it is active (the staging tables).
-    private let dropScratch: (SQLiteConnection) throws -> Void
+    /// What the run keeps in the store only while it is active.
+    private let scratch: RunScratch
 
     init(
         context: ObjectContext, tally: RunTally, lookup: ObjectLookup, staging: StagedReferences, planFile: String,
-        dropScratch: @escaping (SQLiteConnection) throws -> Void
+        scratch: RunScratch
     ) {
         self.context = context
         self.tally = tally
@@ -38,7 +38,7 @@ final class BatchCommit {
         self.staging = staging
         self.rowWriter = RowWriter(model: context.model)
         self.planFile = planFile
-        self.dropScratch = dropScratch
+        self.scratch = scratch
     }
 
     /// Commits `batch` with `checkpoint` (and the records set aside from it), counting what it
@@ -95,9 +95,11 @@ final class BatchCommit {
     }
 
     /// Commits the end of the run: `metadata` (and the context's last changes) in the
-    /// transaction that ends `journal` and drops the staging tables.
+    /// transaction that ends `journal` and removes what the run kept in the store.
     func finish(metadata: [String: String?], journal: RunJournal) throws {
-        try save(AppliedObjects(), metadata: metadata, finishing: journal, alsoWrite: dropScratch)
+        try save(
+            AppliedObjects(), metadata: scratch.removedMetadata.merging(metadata) { _, new in new },
+            finishing: journal, alsoWrite: scratch.dropTables)
     }
 
     // MARK: - Objects

@@ -9,7 +9,9 @@
 //                               for new rows, through objects for the others), the run's end
 //
 // Invariants: each batch commits with its checkpoint and staged references in one
-// transaction; memory holds a batch and bounded indexes, never state per record of the run; with `abort`, any failure puts the target back as it was (the journal undoes the
+// transaction; memory holds a batch and bounded indexes, never state per record of the run;
+// cancellation is honoured between batches and between the steps after the load, and puts the
+// target back like any failure (the error is then `CancellationError`); with `abort`, any failure puts the target back as it was (the journal undoes the
 // run, or a store the run created is removed); with `skip`, bad records are refused whole and
 // written to the rejects file.
 import Foundation
@@ -23,13 +25,15 @@ final class ImportRun {
     private let model: ObjectModel
     private let planFile: String
     private let progress: (ImportProgress) -> Void
+    private let cancellation: RunCancellation
     private let started = Date()
     private let runID: String
 
     init(
         plan: ImportPlan, model: ObjectModel, planFile: String, options: ImportOptions,
-        progress: @escaping (ImportProgress) -> Void
+        cancellation: RunCancellation = RunCancellation(), progress: @escaping (ImportProgress) -> Void
     ) {
+        self.cancellation = cancellation
         self.plan = plan
         self.model = model
         self.planFile = planFile
@@ -53,14 +57,13 @@ final class ImportRun {
         let mappings = try compileSources()
         let staging = StagedReferences(
             model: model, mappings: mappings, files: plan.sources.map { plan.resolve($0.file) })
-        // What the run keeps in the store only while it is active.
-        let dropScratch = { (connection: SQLiteConnection) in
+        let scratch = RunScratch(metadataKeys: [ImportCheckpoint.key]) { connection in
             try staging.drop(on: connection)
             try SetAsideRecords.drop(on: connection)
         }
         let target: ImportTarget
         do {
-            target = try ImportTarget(path: storePath, model: model, options: options, dropScratch: dropScratch)
+            target = try ImportTarget(path: storePath, model: model, options: options, scratch: scratch)
         } catch {
             throw ImportFailure(report: tally.report, reason: "\(error)")
         }
@@ -76,10 +79,10 @@ final class ImportRun {
                 buildsRows: !target.existed && options.usesRowPath && RowPathRules.admit(mappings, model: model),
                 comparesStoredRows: options.comparesStoredRows)
             let commit = BatchCommit(
-                context: context, tally: tally, lookup: lookup, staging: staging, planFile: planFile,
-                dropScratch: dropScratch)
+                context: context, tally: tally, lookup: lookup, staging: staging, planFile: planFile, scratch: scratch)
             let finish = RunFinish(
-                target: target, tally: tally, builder: builder, commit: commit, staging: staging, batchSize: batchSize
+                target: target, tally: tally, builder: builder, commit: commit, staging: staging, batchSize: batchSize,
+                cancellation: cancellation
             ) { index in try self.resolvedMapping(mappings[index], source: index) }
             try target.run(id: runID, resume: options.resume) { resumed in
                 try context.readRows { connection in
@@ -92,8 +95,10 @@ final class ImportRun {
                         index, mapping: mappings[index], checkpoint: &checkpoint, builder: builder, commit: commit,
                         tally: tally)
                 }
+                try cancellation.check()
                 try finish.buildIndexes { emit(phase: "indexing", tally: tally) }
                 try finish.resolveAfterLoad { emit(phase: "references", tally: tally) }
+                try cancellation.check()
             } finish: { journal in
                 try finish.end(journal, seedVersion: plan.seedVersion)
             }
@@ -159,6 +164,7 @@ final class ImportRun {
             case .mapping(let mapping):
                 resolved = mapping
             case .batch(let batch):
+                try cancellation.check()
                 let prepared = try accept(batch.records, entity: resolved.entity.name, tally: tally)
                 recordsDone += batch.records.count
                 checkpoint = ImportCheckpoint(
@@ -198,8 +204,10 @@ final class ImportRun {
 
     // MARK: - Errors and progress
 
-    /// The error a failed run throws: an ``ImportFailure`` with the report up to the failure.
+    /// The error a failed run throws: an ``ImportFailure`` with the report up to the failure
+    /// (or the `CancellationError` of a cancelled one).
     private func failure(_ error: any Error, tally: RunTally) -> any Error {
+        if error is CancellationError { return error }
         if let failure = error as? ImportFailure { return failure.with(report: tally.report) }
         if let recordError = error as? RecordError {
             tally.keepFatal(recordError)

@@ -22,20 +22,17 @@ final class ImportTarget {
     /// The highest key of each root table before the run began: rows above it are the run's own.
     private(set) var watermarks: [String: Int64] = [:]
     private var journal: RunJournal?
-    /// Drops what the run keeps in the store only while it is active (its staging tables).
-    private let dropScratch: (SQLiteConnection) throws -> Void
+    /// What the run keeps in the store only while it is active.
+    private let scratch: RunScratch
 
     /// SQLite files a store may have beside it.
     private static let sideSuffixes = ["-wal", "-shm", "-journal"]
 
-    /// Opens the store at `path` for `model`, creating it when missing; `dropScratch` drops what
-    /// the run keeps in the store while it is active, should the run be undone.
-    init(
-        path: String, model: ObjectModel, options: ImportOptions,
-        dropScratch: @escaping (SQLiteConnection) throws -> Void
-    ) throws {
+    /// Opens the store at `path` for `model`, creating it when missing; `scratch` is what the
+    /// run keeps in the store while it is active, removed should the run be undone.
+    init(path: String, model: ObjectModel, options: ImportOptions, scratch: RunScratch) throws {
         self.path = path
-        self.dropScratch = dropScratch
+        self.scratch = scratch
         existed = FileManager.default.fileExists(atPath: path)
         isDryRun = options.dryRun
         var storeOptions = StoreOptions()
@@ -90,7 +87,7 @@ final class ImportTarget {
             Self.remove(path)
         } else if let journal {
             try? context.undoRun(journal)
-            try? context.readRows(dropScratch)
+            try? context.writeRows(metadata: scratch.removedMetadata, scratch.dropTables)
         }
         journal = nil
     }
@@ -117,5 +114,19 @@ final class ImportTarget {
     /// Removes the store at `path` and its side files.
     private static func remove(_ path: String) {
         for suffix in [""] + sideSuffixes { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+}
+
+/// What a run keeps in the store only while it is active: metadata keys (its checkpoint) and
+/// tables (its staging tables).
+struct RunScratch {
+    /// The metadata keys.
+    let metadataKeys: [String]
+    /// Drops the tables.
+    let dropTables: (SQLiteConnection) throws -> Void
+
+    /// The metadata that removes the keys.
+    var removedMetadata: [String: String?] {
+        Dictionary(uniqueKeysWithValues: metadataKeys.map { ($0, String?.none) })
     }
 }

@@ -21,6 +21,7 @@ struct RunFinish {
     let commit: BatchCommit
     let staging: StagedReferences
     let batchSize: Int
+    let cancellation: RunCancellation
     /// The mapping of a source, its fields resolved against the source (a CSV file's header).
     let mapping: (Int) throws -> CompiledMapping
 
@@ -41,6 +42,7 @@ struct RunFinish {
         try applySetAside()
         guard try target.context.readRows({ try staging.hasReferences(on: $0) }) else { return }
         progress()
+        try cancellation.check()
         let refused = try StagedResolution(
             target: target, tally: tally, staging: staging, commit: commit, batchSize: batchSize
         ).run()
@@ -62,6 +64,7 @@ struct RunFinish {
         let context = target.context
         let preparer = RecordPreparer()
         while let next = try context.readRows({ try SetAsideRecords.nextBatch(on: $0) }) {
+            try cancellation.check()
             let mapping = try self.mapping(next.records[0].source)
             var prepared: [(PreparedObject, SourceRecord)] = []
             var uncounted: Set<Int> = []
@@ -88,6 +91,7 @@ struct RunFinish {
         finalPass.isFinalPass = true
         var after: Int64 = 0
         while true {
+            try cancellation.check()
             let chunk = try context.readRows {
                 try staging.objectReferences(after: after, limit: batchSize, on: $0, store: target.store)
             }
@@ -115,12 +119,10 @@ struct RunFinish {
         }
     }
 
-    /// Ends the run: drops the checkpoint, writes the seed version and drops the staging
+    /// Ends the run: writes the seed version and removes the checkpoint and the staging
     /// tables, in the transaction that ends `journal`.
     func end(_ journal: RunJournal, seedVersion: String?) throws {
-        var metadata: [String: String?] = [ImportCheckpoint.key: nil]
-        if let seedVersion { metadata["seed.version"] = seedVersion }
-        try commit.finish(metadata: metadata, journal: journal)
+        try commit.finish(metadata: seedVersion.map { ["seed.version": $0] } ?? [:], journal: journal)
     }
 
     /// Takes back the objects of records refused after the load (with `skip`), so that a

@@ -31,8 +31,7 @@ import SeedImport
 ///
 /// `prepare()` is safe to call on every launch, from several tasks or processes at once, and
 /// again after a crash or kill at any point. Cancelling its task stops the work between batches
-/// and leaves the store as it was (a plan import, which cannot stop half-way, is cancelled
-/// before it starts or before its new store is moved into place).
+/// and leaves the store as it was.
 public final class SeedLoader: Sendable {
     /// The bundled seed.
     public let seed: SeedSource

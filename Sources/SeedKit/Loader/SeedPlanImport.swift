@@ -55,8 +55,9 @@ struct SeedPlanImport {
         return importOptions
     }
 
-    /// Runs the import, forwarding its progress. The importer cannot be stopped half-way, so
-    /// cancellation is honoured before it starts and before a new store is moved into place.
+    /// Runs the import, forwarding its progress. Cancelling the task stops the importer between
+    /// batches (it removes a new store, or undoes its run in the user's store); the flag is
+    /// also checked before it starts and before a new store is moved into place.
     private func run(_ importOptions: ImportOptions) async throws -> ImportReport {
         try cancellation.check()
         let model = try self.model ?? ValidatedPlan.model(for: plan.plan, store: importOptions.store)
