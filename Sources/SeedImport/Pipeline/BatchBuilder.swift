@@ -1,10 +1,11 @@
 // The batch-building stage of a run: key resolution and building, batch by batch, by one of two
-// paths. A store the run created gets new rows (RowBuilder), unless a record of the batch names
-// a key the run already wrote (it updates, which objects do); otherwise the records are applied
-// to objects (ObjectApplier), after the ones that would change nothing are left out
-// (UnchangedRecords). In a store the run created, a record whose key the run may have written
-// already, though its key index cannot say (KeyIndex `seen`), is set aside for after the load
-// (SetAsideRecords). Records refused while building go to the run's tally.
+// paths. A store the run created gets new rows (RowBuilder, straight from the prepared batch's
+// flat values), unless a record of the batch names a key the run already wrote (it updates,
+// which objects do); otherwise the records are applied to objects (ObjectApplier), after the
+// ones that would change nothing are left out (UnchangedRecords). In a store the run created, a
+// record whose key the run may have written already, though its key index cannot say
+// (KeyIndex `seen`), is set aside for after the load (SetAsideRecords). Records refused while
+// building go to the run's tally.
 import GraphStore
 import RecordReaders
 
@@ -15,9 +16,11 @@ struct BuiltBatch {
 }
 
 /// Builds each batch's content for the commit step.
-struct BatchBuilder {
+final class BatchBuilder {
     let target: ImportTarget
     let tally: RunTally
+    let mappings: PlanMappings
+    let layouts: RowLayouts
     let keys: KeyIndex
     let lookup: ObjectLookup
     let applier: ObjectApplier
@@ -25,57 +28,138 @@ struct BatchBuilder {
     let buildsRows: Bool
     /// Whether records that would change nothing are left out of the object path.
     let comparesStoredRows: Bool
+    /// The source files, by source number.
+    let files: [String]
+    /// The keys of the batch being sorted (kept to reuse its buffers).
+    private var batchKeys = KeySet()
+
+    init(
+        target: ImportTarget, tally: RunTally, mappings: PlanMappings, layouts: RowLayouts, keys: KeyIndex,
+        lookup: ObjectLookup, applier: ObjectApplier, buildsRows: Bool, comparesStoredRows: Bool, files: [String]
+    ) {
+        self.target = target
+        self.tally = tally
+        self.mappings = mappings
+        self.layouts = layouts
+        self.keys = keys
+        self.lookup = lookup
+        self.applier = applier
+        self.buildsRows = buildsRows
+        self.comparesStoredRows = comparesStoredRows
+        self.files = files
+    }
 
     private var context: ObjectContext { target.context }
 
-    /// The content of the batch numbered `batch` of `prepared` records of `mapping` from the
-    /// source numbered `source`.
-    func build(_ prepared: [(PreparedObject, SourceRecord)], mapping: CompiledMapping, source: Int, batch: Int)
-        throws -> BuiltBatch
-    {
-        let (records, setAside) =
-            target.existed ? (prepared, []) : setAsideRepeats(prepared, source: source, batch: batch)
-        if buildsRows && RowBuilder.admits(records, keys: keys) {
-            return BuiltBatch(content: .rows(try buildRows(records, mapping: mapping)), setAside: setAside)
+    /// The content of the batch numbered `number` of `batch`, read from the source numbered
+    /// `source` for `mapping`; its records that did not prepare are refused.
+    func build(_ batch: PreparedBatch, mapping: CompiledMapping, source: Int, number: Int) throws -> BuiltBatch {
+        var accepted: [Int] = []
+        accepted.reserveCapacity(batch.records.count)
+        for position in batch.records.indices {
+            tally.countRecord()
+            if let error = batch.failures[position] {
+                try tally.reject(error, record: batch.records[position], entity: mapping.entity.name)
+            } else {
+                accepted.append(position)
+            }
         }
-        let changing = try leaveOutUnchanged(records, mapping: mapping)
+        var setAside: [SetAsideRecord] = []
+        var repeats = false
+        if !target.existed {
+            (accepted, setAside, repeats) = batch.keyBytes.withUnsafeBytes { keyBytes in
+                sortOut(accepted, of: batch, keyBytes: keyBytes, source: source, number: number)
+            }
+        }
+        if buildsRows && !repeats {
+            return BuiltBatch(
+                content: .rows(try buildRows(accepted, of: batch, source: source, mapping: mapping)), setAside: setAside
+            )
+        }
+        let objects = accepted.map { position in
+            (
+                batch.object(
+                    batch.recordEntries[position], mappings: mappings, file: files[source],
+                    record: batch.records[position]), batch.records[position]
+            )
+        }
+        let changing = try leaveOutUnchanged(objects, mapping: mapping)
         return BuiltBatch(content: .objects(try applyObjects(changing, mapping: mapping)), setAside: setAside)
     }
 
-    /// Splits off the records whose key (or a nested record's) the run may have written already.
-    private func setAsideRepeats(_ prepared: [(PreparedObject, SourceRecord)], source: Int, batch: Int) -> (
-        [(PreparedObject, SourceRecord)], [SetAsideRecord]
-    ) {
-        var kept: [(PreparedObject, SourceRecord)] = []
-        kept.reserveCapacity(prepared.count)
+    /// Sorts the records of a store the run created: those whose key (or a nested record's) the
+    /// run may have written already are set aside; for the others, whether one names a key the
+    /// run wrote or another record of the batch (then the batch goes through objects).
+    private func sortOut(
+        _ accepted: [Int], of batch: PreparedBatch, keyBytes: UnsafeRawBufferPointer, source: Int, number: Int
+    ) -> ([Int], [SetAsideRecord], repeats: Bool) {
+        var kept: [Int] = []
+        kept.reserveCapacity(accepted.count)
         var setAside: [SetAsideRecord] = []
-        var batchKeys: Set<KeyOfLookup> = []
-        for item in prepared {
-            var recordKeys: [KeyOfLookup] = []
-            item.0.collectKeys(into: &recordKeys)
-            if recordKeys.contains(where: { keys.seen($0.lookup, $0.key) == .maybe }) {
+        var repeats = false
+        batchKeys.removeAll()
+        for position in accepted {
+            var maybe = false
+            var repeatsBatchKey = false
+            forEachKey(of: batch.recordEntries[position], in: batch, keyBytes: keyBytes) { lookup, key in
+                switch keys.seen(lookup, key) {
+                case .maybe: maybe = true
+                case .known: repeats = true
+                case .new: break
+                }
+                if !batchKeys.insert(lookup, key) { repeatsBatchKey = true }
+            }
+            if maybe {
+                // Later records with its keys come after it: they are set aside too.
+                forEachKey(of: batch.recordEntries[position], in: batch, keyBytes: keyBytes) {
+                    keys.markSetAside($0, $1)
+                }
                 setAside.append(
                     SetAsideRecord(
-                        source: source, batch: batch, repeatsBatchKey: recordKeys.contains(where: batchKeys.contains),
-                        record: item.1))
+                        source: source, batch: number, repeatsBatchKey: repeatsBatchKey, record: batch.records[position]
+                    ))
             } else {
-                kept.append(item)
+                repeats = repeats || repeatsBatchKey
+                kept.append(position)
             }
-            batchKeys.formUnion(recordKeys)
         }
-        return (kept, setAside)
+        return (kept, setAside, repeats)
+    }
+
+    /// Calls `body` with the key of the entry at `index` and of each entry nested in it.
+    private func forEachKey(
+        of index: Int32, in batch: PreparedBatch, keyBytes: UnsafeRawBufferPointer, _ body: (Int, IndexKey) -> Void
+    ) {
+        let entry = batch.entries[Int(index)]
+        let lookup = layouts.keyLookups[Int(entry.mapping)]
+        if entry.key >= 0 && lookup >= 0 { body(lookup, RowBuilder.indexKey(batch.keys[Int(entry.key)], keyBytes)) }
+        for group in batch.groups[Int(entry.firstGroup)..<Int(entry.firstGroup + entry.groupCount)] {
+            for child in batch.children[Int(group.firstChild)..<Int(group.firstChild + group.childCount)] {
+                forEachKey(of: child, in: batch, keyBytes: keyBytes, body)
+            }
+        }
     }
 
     // MARK: - Rows
 
-    private func buildRows(_ prepared: [(PreparedObject, SourceRecord)], mapping: CompiledMapping) throws -> RowBatch {
+    private func buildRows(_ accepted: [Int], of batch: PreparedBatch, source: Int, mapping: CompiledMapping) throws
+        -> RowBatch
+    {
         let model = context.model
         var builder = RowBuilder(
-            model: model, keys: keys,
-            nextKeys: try context.readRows { try ImportSQL.nextFreeKeys(on: $0, model: model) })
-        var batch = RowBatch()
-        try forEachRecord(prepared, mapping: mapping) { try builder.add($1, to: &batch) }
-        return batch
+            model: model, mappings: mappings, layouts: layouts, keys: keys,
+            nextKeys: try context.readRows { try ImportSQL.nextFreeKeys(on: $0, model: model) }, file: files[source])
+        var rows = RowBatch(entities: model.entities.count, relationships: mappings.relationships.count)
+        try batch.keyBytes.withUnsafeBytes { keyBytes in
+            for position in accepted {
+                do {
+                    try builder.add(batch.recordEntries[position], of: batch, keyBytes: keyBytes, to: &rows)
+                } catch let error as RecordError {
+                    try tally.reject(error, record: batch.records[position], entity: mapping.entity.name)
+                }
+            }
+        }
+        return rows
     }
 
     // MARK: - Objects
@@ -106,8 +190,12 @@ struct BatchBuilder {
         try lookup.prefetch(wanted)
         try prefetchToMany(prepared.map(\.0), mapping: mapping)
         var applied = AppliedObjects()
-        try forEachRecord(prepared, mapping: mapping) { index, object in
-            try applier.apply(object, into: &applied, countsMatch: !uncounted.contains(index))
+        for (index, (object, record)) in prepared.enumerated() {
+            do {
+                try applier.apply(object, into: &applied, countsMatch: !uncounted.contains(index))
+            } catch let error as RecordError {
+                try tally.reject(error, record: record, entity: mapping.entity.name)
+            }
         }
         return applied
     }
@@ -121,21 +209,6 @@ struct BatchBuilder {
         guard !existing.isEmpty else { return }
         for relationship in mapping.relationships where relationship.relationship.isToMany {
             try context.prefetch(relationship.relationship.name, of: existing)
-        }
-    }
-
-    /// Runs `body` on each record (with its position), refusing through the tally those it
-    /// throws a ``RecordError`` for.
-    private func forEachRecord(
-        _ prepared: [(PreparedObject, SourceRecord)], mapping: CompiledMapping,
-        _ body: (Int, PreparedObject) throws -> Void
-    ) throws {
-        for (index, (object, record)) in prepared.enumerated() {
-            do {
-                try body(index, object)
-            } catch let error as RecordError {
-                try tally.reject(error, record: record, entity: mapping.entity.name)
-            }
         }
     }
 }

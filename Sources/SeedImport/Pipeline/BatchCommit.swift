@@ -29,27 +29,27 @@ final class BatchCommit {
     private let scratch: RunScratch
 
     init(
-        context: ObjectContext, tally: RunTally, lookup: ObjectLookup, staging: StagedReferences, planFile: String,
-        scratch: RunScratch
+        context: ObjectContext, tally: RunTally, lookup: ObjectLookup, staging: StagedReferences, layouts: RowLayouts,
+        planFile: String, scratch: RunScratch
     ) {
         self.context = context
         self.tally = tally
         self.lookup = lookup
         self.staging = staging
-        self.rowWriter = RowWriter(model: context.model)
+        self.rowWriter = RowWriter(model: context.model, mappings: staging.mappings, layouts: layouts)
         self.planFile = planFile
         self.scratch = scratch
     }
 
-    /// Commits `batch` with `checkpoint` (and the records set aside from it), counting what it
-    /// inserted and changed.
-    func commit(_ batch: BuiltBatch, checkpoint: ImportCheckpoint) throws {
+    /// Commits `built` (made from `batch`, read from the source numbered `source`) with
+    /// `checkpoint` (and the records set aside from it), counting what it inserted and changed.
+    func commit(_ built: BuiltBatch, of batch: PreparedBatch, source: Int, checkpoint: ImportCheckpoint) throws {
         let metadata: [String: String?] = [ImportCheckpoint.key: checkpoint.encoded()]
-        let setAside = batch.setAside
+        let setAside = built.setAside
         let keepSetAside = { (connection: SQLiteConnection) in try SetAsideRecords.append(setAside, on: connection) }
-        switch batch.content {
+        switch built.content {
         case .rows(let rows):
-            try write(rows, metadata: metadata, alsoWrite: keepSetAside)
+            try write(rows, of: batch, source: source, metadata: metadata, alsoWrite: keepSetAside)
         case .objects(let applied):
             try commit(applied, metadata: metadata, alsoWrite: keepSetAside)
         }
@@ -64,24 +64,22 @@ final class BatchCommit {
         try save(applied, metadata: metadata, alsoWrite: alsoWrite)
     }
 
-    /// Writes `batch` of new rows with `metadata` (and what `alsoWrite` writes), counting them.
+    /// Writes `rows` of new rows, whose values are in `batch` (read from the source numbered
+    /// `source`), with `metadata` (and what `alsoWrite` writes), counting them.
     func write(
-        _ batch: RowBatch, metadata: [String: String?] = [:],
+        _ rows: RowBatch, of batch: PreparedBatch, source: Int, metadata: [String: String?] = [:],
         alsoWrite: (SQLiteConnection) throws -> Void = { _ in }
     ) throws {
-        let staged = batch.deferrals.map { item in
-            StagedReference(
-                mapping: item.reference.mapping, owner: item.owner, keys: item.keys, throughObjects: false,
-                position: item.reference.position)
-        }
         let writer = rowWriter
         let staging = self.staging
         try context.writeRows(metadata: metadata) { connection in
-            try writer.write(batch, on: connection)
-            try staging.append(staged, on: connection)
+            try writer.write(rows, of: batch, on: connection)
+            try staging.append(rows.staged, of: batch, source: source, on: connection)
             try alsoWrite(connection)
         }
-        for row in batch.rows { tally.count(row.entity.name) { $0.inserted += 1 } }
+        for (index, entityRows) in rows.rows.enumerated() where !entityRows.keys.isEmpty {
+            tally.count(context.model.entities[index].name) { $0.inserted += entityRows.keys.count }
+        }
     }
 
     /// Saves what the resolution of staged references changed in the context (counting the

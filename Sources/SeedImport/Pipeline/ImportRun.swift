@@ -54,9 +54,10 @@ final class ImportRun {
         let tally = RunTally(
             store: storePath, policy: options.onError ?? plan.onError, maxErrors: options.maxErrors ?? plan.maxErrors,
             rejectsPath: options.rejects ?? plan.rejects.map(plan.resolve))
-        let mappings = try compileSources()
-        let staging = StagedReferences(
-            model: model, mappings: mappings, files: plan.sources.map { plan.resolve($0.file) })
+        let mappings = try PlanMappings(plan: plan, model: model, planFile: planFile)
+        let files = plan.sources.map { plan.resolve($0.file) }
+        let staging = StagedReferences(model: model, mappings: mappings, files: files)
+        let layouts = RowLayouts(model: model, mappings: mappings)
         let scratch = RunScratch(metadataKeys: [ImportCheckpoint.key]) { connection in
             try staging.drop(on: connection)
             try SetAsideRecords.drop(on: connection)
@@ -69,21 +70,28 @@ final class ImportRun {
         }
         do {
             let context = target.context
+            let inputBytes = Set(files).reduce(0) { total, file in
+                total + ((try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0)
+            }
             let keys = KeyIndex(
-                capacity: options.limits.keysPerLookup, filterBits: options.limits.filterBits,
-                lookupNumber: staging.number(of:))
+                capacity: options.limits.keysPerLookup,
+                filterBits: KeyFilter.bits(forInputBytes: inputBytes, limit: options.limits.filterBits),
+                lookups: mappings.lookups.count, lookupNumber: mappings.number(of:))
             let lookup = ObjectLookup(context: context, runKeys: target.existed ? nil : keys)
             let applier = ObjectApplier(target: target, lookup: lookup, keys: keys, staging: staging)
             let builder = BatchBuilder(
-                target: target, tally: tally, keys: keys, lookup: lookup, applier: applier,
-                buildsRows: !target.existed && options.usesRowPath && RowPathRules.admit(mappings, model: model),
-                comparesStoredRows: options.comparesStoredRows)
+                target: target, tally: tally, mappings: mappings, layouts: layouts, keys: keys, lookup: lookup,
+                applier: applier,
+                buildsRows: !target.existed && options.usesRowPath
+                    && RowPathRules.admit(mappings.sources, model: model),
+                comparesStoredRows: options.comparesStoredRows, files: files)
             let commit = BatchCommit(
-                context: context, tally: tally, lookup: lookup, staging: staging, planFile: planFile, scratch: scratch)
+                context: context, tally: tally, lookup: lookup, staging: staging, layouts: layouts, planFile: planFile,
+                scratch: scratch)
             let finish = RunFinish(
-                target: target, tally: tally, builder: builder, commit: commit, staging: staging, batchSize: batchSize,
-                cancellation: cancellation
-            ) { index in try self.resolvedMapping(mappings[index], source: index) }
+                target: target, tally: tally, builder: builder, commit: commit, staging: staging, layouts: layouts,
+                batchSize: batchSize, cancellation: cancellation
+            ) { index in try self.resolvedMapping(mappings.sources[index], source: index) }
             try target.run(id: runID, resume: options.resume) { resumed in
                 try context.readRows { connection in
                     try staging.create(on: connection, resuming: resumed != nil)
@@ -92,8 +100,8 @@ final class ImportRun {
                 var checkpoint = resumed ?? ImportCheckpoint(run: runID, source: 0, records: 0, batches: 0)
                 for index in checkpoint.source..<plan.sources.count {
                     try importSource(
-                        index, mapping: mappings[index], checkpoint: &checkpoint, builder: builder, commit: commit,
-                        tally: tally)
+                        index, mapping: mappings.sources[index], checkpoint: &checkpoint, builder: builder,
+                        commit: commit, tally: tally)
                 }
                 try cancellation.check()
                 try finish.buildIndexes { emit(phase: "indexing", tally: tally) }
@@ -113,17 +121,6 @@ final class ImportRun {
     }
 
     // MARK: - Sources
-
-    private func compileSources() throws -> [CompiledMapping] {
-        let compiler = MappingCompiler(model: model, planFile: planFile)
-        var compiled: [CompiledMapping] = []
-        for (index, source) in plan.sources.enumerated() {
-            let format = source.format ?? RecordFormat(path: source.file)
-            let separator = format == .csv || format == .tsv ? ";" : nil
-            compiled.append(try compiler.compile(source.mapping, path: "sources[\(index)]", listSeparator: separator))
-        }
-        return compiled
-    }
 
     /// The reader options of the source numbered `index`.
     private func readerOptions(_ index: Int) -> ReaderOptions {
@@ -165,16 +162,15 @@ final class ImportRun {
                 resolved = mapping
             case .batch(let batch):
                 try cancellation.check()
-                let prepared = try accept(batch.records, entity: resolved.entity.name, tally: tally)
                 recordsDone += batch.records.count
                 checkpoint = ImportCheckpoint(
                     run: runID, source: index, records: recordsDone, batches: checkpoint.batches + 1)
-                let built = try builder.build(prepared, mapping: resolved, source: index, batch: checkpoint.batches)
-                try commit.commit(built, checkpoint: checkpoint)
+                let built = try builder.build(batch, mapping: resolved, source: index, number: checkpoint.batches)
+                try commit.commit(built, of: batch, source: index, checkpoint: checkpoint)
                 emit(
                     phase: "reading", source: source.file, index: index, bytes: batch.bytesConsumed, total: total,
                     tally: tally)
-                reader.recycle(RecycledBatch(batch: batch, prepared: prepared))
+                reader.recycle(batch)
             case .end:
                 break loop
             case .failure(let error):
@@ -184,22 +180,6 @@ final class ImportRun {
             }
         }
         checkpoint = ImportCheckpoint(run: runID, source: index + 1, records: 0, batches: checkpoint.batches)
-    }
-
-    /// Counts a batch's records and refuses the ones that did not fit their mapping.
-    private func accept(_ records: [PreparedRecord], entity: String, tally: RunTally) throws
-        -> [(PreparedObject, SourceRecord)]
-    {
-        var prepared: [(PreparedObject, SourceRecord)] = []
-        prepared.reserveCapacity(records.count)
-        for item in records {
-            tally.countRecord()
-            switch item.prepared {
-            case .success(let object): prepared.append((object, item.record))
-            case .failure(let error): try tally.reject(error, record: item.record, entity: entity)
-            }
-        }
-        return prepared
     }
 
     // MARK: - Errors and progress

@@ -29,6 +29,61 @@ enum ImportSQL {
         model.root(of: entity).tableName
     }
 
+    // MARK: - Writing rows
+
+    /// `INSERT INTO table(pk, ent, opt, <stored attributes>, <to-one columns>) VALUES (…), …` for
+    /// `count` rows of `entity`.
+    static func insertRows(of entity: ModelEntity, in model: ObjectModel, count: Int) -> String {
+        let layout = EntityRowLayout(entity: entity, model: model)
+        return grouped(
+            layout.insertSQL, rows: count, width: 3 + layout.storedAttributes.count + layout.foreignKeys.count)
+    }
+
+    /// How the row path writes the links of a to-many relationship.
+    enum LinkShape {
+        /// Join-table rows: owner, member and, when `ordered`, the member's position.
+        case joinRows(ordered: Bool)
+        /// The member's column set to the owner (and its position column, when `ordered`).
+        case memberColumn(ordered: Bool)
+    }
+
+    /// How the links of `relationship` are written (nil: not by the row path).
+    static func linkShape(of relationship: ModelRelationship) -> LinkShape? {
+        switch relationship.storage {
+        case .joinTable(_, _, _, let order): .joinRows(ordered: order != nil)
+        case .inverseForeignKey(_, let order): .memberColumn(ordered: order != nil)
+        case .foreignKey, .transient: nil
+        }
+    }
+
+    /// `INSERT OR IGNORE INTO join(source, destination[, order]) VALUES (…), …` for `count` links.
+    static func insertLinks(of relationship: ModelRelationship, count: Int) -> String {
+        guard case .joinTable(let table, let source, let destination, let order) = relationship.storage else {
+            return ""
+        }
+        let columns = [source, destination] + (order.map { [$0] } ?? [])
+        let single =
+            "INSERT OR IGNORE INTO \(SQLiteIdentifier.quote(table))(\(columns.joined(separator: ", "))) VALUES ("
+            + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
+        return grouped(single, rows: count, width: columns.count)
+    }
+
+    /// `UPDATE members SET column = ?[, order = ?] WHERE pk = ?` for a to-many kept in its members' column.
+    static func updateMembers(of relationship: ModelRelationship, in model: ObjectModel) -> String {
+        guard case .inverseForeignKey(let column, let order) = relationship.storage else { return "" }
+        let table = SQLiteIdentifier.quote(model.destination(of: relationship).tableName)
+        let assignments = [column] + (order.map { [$0] } ?? [])
+        return "UPDATE \(table) SET " + assignments.map { "\(SQLiteIdentifier.quote($0)) = ?" }.joined(separator: ", ")
+            + " WHERE pk = ?"
+    }
+
+    /// `single` (an `INSERT … VALUES (?, …)` of one row of `width` values) for `rows` rows.
+    private static func grouped(_ single: String, rows: Int, width: Int) -> String {
+        guard rows > 1 else { return single }
+        let tuple = "(" + Array(repeating: "?", count: width).joined(separator: ", ") + ")"
+        return single + String(repeating: ", " + tuple, count: rows - 1)
+    }
+
     // MARK: - Lookups
 
     /// Where a lookup's destinations are: their table, key columns and the entity numbers a row

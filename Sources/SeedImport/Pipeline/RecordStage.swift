@@ -4,38 +4,21 @@
 // writing thread drains.
 // Invariants: at most `capacity` batches wait in the queue (memory stays bounded); the reader
 // thread owns its RecordReader (it never crosses threads), only Sendable records and prepared
-// values do; the queue always ends with `.end` or `.failure`, after every record read before
-// the failure. Batches the writing thread is done with come back through `recycle` and are
-// freed on the reader thread, which has time to spare, rather than on the writing one.
+// batches do; the queue always ends with `.end` or `.failure`, after every record read before
+// the failure. Batches the writing thread is done with come back through `recycle`: the reader
+// thread empties them (releasing their records, which it has time to spare for) and fills them
+// again, so their buffers are allocated once per run, not once per batch.
 import Dispatch
 import Foundation
 import RecordReaders
 import Synchronization
-
-/// A record and what preparing it gave: its values, or why it does not fit.
-struct PreparedRecord: Sendable {
-    let record: SourceRecord
-    let prepared: Result<PreparedObject, RecordError>
-}
-
-/// A batch of prepared records, with the reader's progress after reading them.
-struct RecordBatch: Sendable {
-    let records: [PreparedRecord]
-    let bytesConsumed: Int
-}
-
-/// A batch the writing thread is done with, with the records it accepted from it.
-struct RecycledBatch: Sendable {
-    let batch: RecordBatch
-    let prepared: [(PreparedObject, SourceRecord)]
-}
 
 /// Reads and prepares a source's records on its own thread and hands out batches.
 final class RecordStage: Sendable {
     enum Element: Sendable {
         /// The mapping with its field paths resolved against the source (CSV header names become columns).
         case mapping(CompiledMapping)
-        case batch(RecordBatch)
+        case batch(PreparedBatch)
         case end
         case failure(RecordReaderError)
     }
@@ -45,8 +28,8 @@ final class RecordStage: Sendable {
     private let free: DispatchSemaphore
     private let capacity: Int
     private let cancelled = Atomic<Bool>(false)
-    /// What the writing thread is done with, freed by the reader thread.
-    private let recycled = Mutex<[any Sendable]>([])
+    /// Batches the writing thread is done with, for the reader thread to fill again.
+    private let recycled = Mutex<[PreparedBatch]>([])
 
     /// Starts reading `source` in batches of `batchSize`, skipping the first `skip` records and
     /// preparing the others for `mapping`; the first element is `.mapping` with `mapping`'s
@@ -77,10 +60,11 @@ final class RecordStage: Sendable {
         return element
     }
 
-    /// Hands back what the writing thread is done with (a batch, and anything built from it),
-    /// so that the reader thread frees it.
-    func recycle(_ garbage: sending any Sendable) {
-        recycled.withLock { $0.append(garbage) }
+    /// Hands back a batch the writing thread is done with, for the reader thread to empty and
+    /// fill again.
+    func recycle(_ batch: consuming PreparedBatch) {
+        let batch = batch
+        recycled.withLock { $0.append(batch) }
     }
 
     /// Stops the reader thread (for runs that end early) and lets it exit.
@@ -115,12 +99,14 @@ final class RecordStage: Sendable {
         guard !cancelled.load(ordering: .relaxed) else { return false }
         elements.withLock { $0.append(element) }
         available.signal()
-        let garbage = recycled.withLock { items in
-            defer { items = [] }
-            return items
-        }
-        _ = consume garbage
         return true
+    }
+
+    /// An empty batch: a recycled one emptied here, or a new one.
+    private func emptyBatch() -> PreparedBatch {
+        guard var batch = recycled.withLock({ $0.popLast() }) else { return PreparedBatch() }
+        batch.removeAll()
+        return batch
     }
 
     private func produce(
@@ -128,43 +114,31 @@ final class RecordStage: Sendable {
         mapping: CompiledMapping
     ) {
         let preparer = RecordPreparer()
-        var resolvedMapping = mapping
-        var records: [PreparedRecord] = []
-        records.reserveCapacity(batchSize)
-        var bytesConsumed = 0
+        var batch = PreparedBatch()
         do throws(RecordReaderError) {
             var reader = try RecordReaderFactory.open(source, format: format, options: options)
-            resolvedMapping = try Self.resolve(mapping, with: reader)
+            let resolvedMapping = try Self.resolve(mapping, with: reader)
             guard put(.mapping(resolvedMapping)) else { return }
             var skipped = 0
             while let record = try reader.next() {
-                bytesConsumed = reader.bytesConsumed
+                batch.bytesConsumed = reader.bytesConsumed
                 if skipped < skip {
                     skipped += 1
                     continue
                 }
-                let prepared: Result<PreparedObject, RecordError>
-                do {
-                    prepared = .success(try preparer.prepare(record, mapping: resolvedMapping))
-                } catch {
-                    prepared = .failure(error)
-                }
-                records.append(PreparedRecord(record: record, prepared: prepared))
-                if records.count == batchSize {
-                    guard put(.batch(RecordBatch(records: records, bytesConsumed: reader.bytesConsumed))) else {
-                        return
-                    }
-                    records = []
-                    records.reserveCapacity(batchSize)
+                preparer.prepare(record, mapping: resolvedMapping, into: &batch)
+                if batch.records.count == batchSize {
+                    guard put(.batch(batch)) else { return }
+                    batch = emptyBatch()
                 }
             }
-            if !records.isEmpty {
-                guard put(.batch(RecordBatch(records: records, bytesConsumed: reader.bytesConsumed))) else { return }
+            if !batch.records.isEmpty {
+                guard put(.batch(batch)) else { return }
             }
             _ = put(.end)
         } catch {
-            if !records.isEmpty {
-                guard put(.batch(RecordBatch(records: records, bytesConsumed: bytesConsumed))) else { return }
+            if !batch.records.isEmpty {
+                guard put(.batch(batch)) else { return }
             }
             _ = put(.failure(error))
         }

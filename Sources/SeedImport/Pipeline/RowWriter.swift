@@ -1,11 +1,13 @@
 // Writes a row batch with prepared statements: new rows entity by entity, then to-many links
-// relationship by relationship — as join-table rows (with their position when ordered) or as the
-// member's column (and position) when the inverse is a to-one.
+// relationship mapping by relationship mapping — as join-table rows (with their position when
+// ordered) or as the member's column (and position) when the inverse is a to-one. Values are
+// bound straight from the flat values of the batch (text from the prepared batch's arena).
 // Invariants: runs inside the commit step's transaction (ObjectContext.writeRows), so the batch
 // commits with its checkpoint, or not at all. Statements are prepared once per connection and
 // held here, and rows and join rows go in groups of up to `groupSize` per statement
 // (`INSERT … VALUES (…), (…), …`): SQLite's cost per statement run is larger than per row, so
 // a million rows take about half the time they take one by one.
+import Foundation
 import GraphStore
 
 /// Writes row batches to one store.
@@ -16,146 +18,109 @@ final class RowWriter {
     private static let parameterLimit = 32_000
 
     private let model: ObjectModel
-    private let layouts: [EntityRowLayout]
+    private let mappings: PlanMappings
+    private let layouts: RowLayouts
     /// The connection the statements below belong to.
     private var connection: SQLiteConnection?
-    /// Prepared statements (a handful: one or two per entity and relationship).
+    /// Prepared statements (a handful: one or two per entity and relationship mapping).
     private var statements: [StatementKey: SQLiteStatement] = [:]
 
     /// Names a prepared statement without building its SQL text.
     private struct StatementKey: Hashable {
-        /// The entity whose rows it inserts, or the relationship whose links it writes.
-        let target: ObjectIdentifier
+        /// Rows of this entity (index), or links of this relationship mapping (number, negated − 1).
+        let target: Int
         /// Rows per run.
         let rows: Int
     }
 
     /// A writer for stores of `model`.
-    init(model: ObjectModel) {
+    init(model: ObjectModel, mappings: PlanMappings, layouts: RowLayouts) {
         self.model = model
-        layouts = model.entities.map { EntityRowLayout(entity: $0, model: model) }
+        self.mappings = mappings
+        self.layouts = layouts
     }
 
-    /// Writes `batch` on `connection`.
-    func write(_ batch: RowBatch, on connection: SQLiteConnection) throws {
+    /// Writes `rows`, whose values are in `batch`, on `connection`.
+    func write(_ rows: RowBatch, of batch: PreparedBatch, on connection: SQLiteConnection) throws {
         if self.connection !== connection {
             self.connection = connection
             statements = [:]
         }
-        var rowsByEntity = Array(repeating: [Int](), count: model.entities.count)
-        for (position, row) in batch.rows.enumerated() { rowsByEntity[row.entity.index].append(position) }
-        for (entityIndex, positions) in rowsByEntity.enumerated() where !positions.isEmpty {
-            try insertRows(positions, of: batch.rows, layout: layouts[entityIndex], on: connection)
+        try batch.text.withUnsafeBytes { text in
+            let binder = FlatBinder(text: text, boxed: batch.boxed, constants: layouts.constants)
+            for (entityIndex, entityRows) in rows.rows.enumerated() where !entityRows.keys.isEmpty {
+                try insert(entityRows, of: model.entities[entityIndex], binder: binder, on: connection)
+            }
         }
-        var linksByRelationship: [ObjectIdentifier: [Int]] = [:]
-        var relationships: [ModelRelationship] = []
-        for (position, link) in batch.links.enumerated() {
-            let id = ObjectIdentifier(link.relationship)
-            if linksByRelationship[id] == nil { relationships.append(link.relationship) }
-            linksByRelationship[id, default: []].append(position)
-        }
-        for relationship in relationships {
-            let positions = linksByRelationship[ObjectIdentifier(relationship)] ?? []
-            try writeLinks(positions, of: batch.links, relationship: relationship, on: connection)
+        for (number, links) in rows.links.enumerated() where !links.owners.isEmpty {
+            try write(links, of: mappings.relationships[number].relationship, number: number, on: connection)
         }
     }
 
     // MARK: - Rows
 
-    private func insertRows(
-        _ positions: [Int], of rows: [PendingRow], layout: EntityRowLayout, on connection: SQLiteConnection
+    private func insert(
+        _ rows: EntityRows, of entity: ModelEntity, binder: FlatBinder, on connection: SQLiteConnection
     ) throws {
-        let width = 3 + layout.storedAttributes.count + layout.foreignKeys.count
+        let columns = layouts.widths[entity.index]
+        let width = 3 + columns
         let group = max(1, min(Self.groupSize, Self.parameterLimit / width))
         var start = 0
-        while start < positions.count {
-            let count = positions.count - start >= group ? group : 1
-            let statement = try self.statement(
-                StatementKey(target: ObjectIdentifier(model.entities[layout.entityIndex]), rows: count), on: connection
-            ) {
-                Self.groupedSQL(layout.insertSQL, rows: count, width: width)
+        while start < rows.keys.count {
+            let count = rows.keys.count - start >= group ? group : 1
+            let statement = try self.statement(StatementKey(target: entity.index, rows: count), on: connection) {
+                ImportSQL.insertRows(of: entity, in: model, count: count)
             }
             for offset in 0..<count {
-                bind(rows[positions[start + offset]], layout: layout, at: Int32(offset * width), to: statement)
+                let row = start + offset
+                let base = Int32(offset * width)
+                statement.bind(rows.keys[row], at: base + 1)
+                statement.bind(entity.storeID, at: base + 2)
+                statement.bind(Int64(1), at: base + 3)
+                for column in 0..<columns {
+                    binder.bind(rows.values[row * columns + column], at: base + 4 + Int32(column), to: statement)
+                }
             }
             try statement.execute()
             start += count
         }
     }
 
-    private func bind(_ row: PendingRow, layout: EntityRowLayout, at base: Int32, to statement: SQLiteStatement) {
-        statement.bind(row.row.key, at: base + 1)
-        statement.bind(row.row.entityID, at: base + 2)
-        statement.bind(Int64(1), at: base + 3)
-        var parameter = base + 4
-        for slot in layout.storedAttributes {
-            statement.bind(row.values[slot], at: parameter)
-            parameter += 1
-        }
-        for slot in layout.foreignKeys {
-            if let key = row.toOne[slot] {
-                statement.bind(key, at: parameter)
-            } else {
-                statement.bindNull(at: parameter)
-            }
-            parameter += 1
-        }
-    }
-
     // MARK: - Links
 
-    private func writeLinks(
-        _ positions: [Int], of links: [PendingLink], relationship: ModelRelationship, on connection: SQLiteConnection
+    private func write(
+        _ links: LinkRows, of relationship: ModelRelationship, number: Int, on connection: SQLiteConnection
     ) throws {
-        switch relationship.storage {
-        case .joinTable(let table, let source, let destination, let order):
-            let columns = [source, destination] + (order.map { [$0] } ?? [])
-            let single =
-                "INSERT OR IGNORE INTO \(SQLiteIdentifier.quote(table))(\(columns.joined(separator: ", "))) VALUES ("
-                + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
-            var pairs: [(owner: Int64, member: Int64, position: Int64)] = []
-            for position in positions {
-                let link = links[position]
-                for (index, member) in link.members.enumerated() {
-                    pairs.append((link.owner, member, Int64(index)))
-                }
-            }
-            let width = columns.count
+        let target = -number - 1
+        switch ImportSQL.linkShape(of: relationship) {
+        case .joinRows(let ordered):
+            let width = ordered ? 3 : 2
             var start = 0
-            while start < pairs.count {
-                let count = pairs.count - start >= Self.groupSize ? Self.groupSize : 1
-                let statement = try self.statement(
-                    StatementKey(target: ObjectIdentifier(relationship), rows: count), on: connection
-                ) { Self.groupedSQL(single, rows: count, width: width) }
+            while start < links.owners.count {
+                let count = links.owners.count - start >= Self.groupSize ? Self.groupSize : 1
+                let statement = try self.statement(StatementKey(target: target, rows: count), on: connection) {
+                    ImportSQL.insertLinks(of: relationship, count: count)
+                }
                 for offset in 0..<count {
-                    let pair = pairs[start + offset]
                     let base = Int32(offset * width)
-                    statement.bind(pair.owner, at: base + 1)
-                    statement.bind(pair.member, at: base + 2)
-                    if order != nil { statement.bind(pair.position, at: base + 3) }
+                    statement.bind(links.owners[start + offset], at: base + 1)
+                    statement.bind(links.members[start + offset], at: base + 2)
+                    if ordered { statement.bind(links.positions[start + offset], at: base + 3) }
                 }
                 try statement.execute()
                 start += count
             }
-        case .inverseForeignKey(let column, let order):
-            let table = SQLiteIdentifier.quote(model.destination(of: relationship).tableName)
-            let assignments = [column] + (order.map { [$0] } ?? [])
-            let statement = try self.statement(
-                StatementKey(target: ObjectIdentifier(relationship), rows: 1), on: connection
-            ) {
-                "UPDATE \(table) SET " + assignments.map { "\(SQLiteIdentifier.quote($0)) = ?" }.joined(separator: ", ")
-                    + " WHERE pk = ?"
+        case .memberColumn(let ordered):
+            let statement = try self.statement(StatementKey(target: target, rows: 1), on: connection) {
+                ImportSQL.updateMembers(of: relationship, in: model)
             }
-            for position in positions {
-                let link = links[position]
-                for (index, member) in link.members.enumerated() {
-                    statement.bind(link.owner, at: 1)
-                    if order != nil { statement.bind(Int64(index), at: 2) }
-                    statement.bind(member, at: order == nil ? 2 : 3)
-                    try statement.execute()
-                }
+            for index in links.owners.indices {
+                statement.bind(links.owners[index], at: 1)
+                if ordered { statement.bind(links.positions[index], at: 2) }
+                statement.bind(links.members[index], at: ordered ? 3 : 2)
+                try statement.execute()
             }
-        case .foreignKey, .transient:
+        case .none:
             return
         }
     }
@@ -170,11 +135,29 @@ final class RowWriter {
         statements[key] = statement
         return statement
     }
+}
 
-    /// `single` (an `INSERT … VALUES (?, …)` of one row of `width` values) for `rows` rows.
-    private static func groupedSQL(_ single: String, rows: Int, width: Int) -> String {
-        guard rows > 1 else { return single }
-        let tuple = "(" + Array(repeating: "?", count: width).joined(separator: ", ") + ")"
-        return single + String(repeating: ", " + tuple, count: rows - 1)
+/// Binds flat values: text from a batch's arena, boxed values and run constants as the store
+/// keeps them.
+struct FlatBinder {
+    let text: UnsafeRawBufferPointer
+    let boxed: [AttributeValue]
+    let constants: [AttributeValue]
+
+    /// Binds `value` to the 1-based parameter `index` of `statement`.
+    @inline(__always)
+    func bind(_ value: FlatValue, at index: Int32, to statement: SQLiteStatement) {
+        switch value.kind {
+        case .absent, .null: statement.bindNull(at: index)
+        case .integer: statement.bind(Int64(bitPattern: value.bits), at: index)
+        case .double: statement.bind(Double(bitPattern: value.bits), at: index)
+        case .boolean: statement.bind(Int64(value.bits), at: index)
+        case .date:
+            statement.bind(
+                Date(timeIntervalSinceReferenceDate: Double(bitPattern: value.bits)).timeIntervalSince1970, at: index)
+        case .text: statement.bind(text: UnsafeRawBufferPointer(rebasing: text[value.textRange]), at: index)
+        case .boxed: statement.bind(boxed[Int(value.bits)], at: index)
+        case .constant: statement.bind(constants[Int(value.bits)], at: index)
+        }
     }
 }

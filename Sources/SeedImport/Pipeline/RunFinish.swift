@@ -20,6 +20,7 @@ struct RunFinish {
     let builder: BatchBuilder
     let commit: BatchCommit
     let staging: StagedReferences
+    let layouts: RowLayouts
     let batchSize: Int
     let cancellation: RunCancellation
     /// The mapping of a source, its fields resolved against the source (a CSV file's header).
@@ -44,7 +45,7 @@ struct RunFinish {
         progress()
         try cancellation.check()
         let refused = try StagedResolution(
-            target: target, tally: tally, staging: staging, commit: commit, batchSize: batchSize
+            target: target, tally: tally, staging: staging, layouts: layouts, commit: commit, batchSize: batchSize
         ).run()
         if !refused.isEmpty {
             let context = target.context
@@ -65,17 +66,24 @@ struct RunFinish {
         let preparer = RecordPreparer()
         while let next = try context.readRows({ try SetAsideRecords.nextBatch(on: $0) }) {
             try cancellation.check()
-            let mapping = try self.mapping(next.records[0].source)
+            let source = next.records[0].source
+            let mapping = try self.mapping(source)
+            var batch = PreparedBatch()
+            for item in next.records { preparer.prepare(item.record, mapping: mapping, into: &batch) }
             var prepared: [(PreparedObject, SourceRecord)] = []
             var uncounted: Set<Int> = []
-            for item in next.records {
-                do {
-                    let object = try preparer.prepare(item.record, mapping: mapping)
-                    if item.repeatsBatchKey { uncounted.insert(prepared.count) }
-                    prepared.append((object, item.record))
-                } catch {
+            for (position, item) in next.records.enumerated() {
+                if let error = batch.failures[position] {
                     try tally.reject(error, record: item.record, entity: mapping.entity.name)
+                    continue
                 }
+                if item.repeatsBatchKey { uncounted.insert(prepared.count) }
+                prepared.append(
+                    (
+                        batch.object(
+                            batch.recordEntries[position], mappings: staging.mappings, file: builder.files[source],
+                            record: item.record), item.record
+                    ))
             }
             let applied = try builder.applyObjects(prepared, mapping: mapping, uncounted: uncounted)
             try commit.commit(applied, metadata: [:]) { connection in

@@ -48,51 +48,32 @@ final class StagedReferences {
     static let createdTable = "seedkit_import_created"
 
     private let model: ObjectModel
-    /// Every relationship mapping of the run, by position: their positions number them in the table.
-    let relationships: [CompiledRelationship]
-    /// The entity of the mapping each relationship mapping belongs to (its owners').
-    let owners: [ModelEntity]
-    private let relationshipIndex: [String: Int]
-    /// Every lookup of the run (keys and references), by position: positions number them in the tables.
-    private let lookupNumbers: [LookupID: Int]
-    /// The source files, by position: positions name their file by this number.
+    /// The run's mappings: relationship mappings and lookups are named by their numbers.
+    let mappings: PlanMappings
+    /// The source files, by source number: positions name their file by this number.
     private let files: [String]
     private let fileIndex: [String: Int]
     /// Key parts per row (the widest lookup of the plan).
     let keyWidth: Int
     private var nextReference: Int64 = 1
 
-    /// The staging of a run of `mappings` reading `files`.
-    init(model: ObjectModel, mappings: [CompiledMapping], files: [String]) {
+    /// The staging of a run of `mappings` reading `files` (by source number).
+    init(model: ObjectModel, mappings: PlanMappings, files: [String]) {
         self.model = model
-        var relationships: [CompiledRelationship] = []
-        var owners: [ModelEntity] = []
-        var lookups: [LookupID: Int] = [:]
-        func number(_ lookup: LookupID) {
-            if lookups[lookup] == nil { lookups[lookup] = lookups.count }
-        }
-        func collect(_ mapping: CompiledMapping) {
-            if let key = mapping.keyLookup { number(key) }
-            for relationship in mapping.relationships {
-                relationships.append(relationship)
-                owners.append(mapping.entity)
-                number(relationship.lookup)
-                if case .nested(let nested) = relationship.source { collect(nested) }
-            }
-        }
-        mappings.forEach(collect)
-        self.relationships = relationships
-        self.owners = owners
-        lookupNumbers = lookups
-        relationshipIndex = Dictionary(relationships.enumerated().map { ($1.id, $0) }) { first, _ in first }
+        self.mappings = mappings
         self.files = files
         fileIndex = Dictionary(files.enumerated().map { ($1, $0) }) { first, _ in first }
-        keyWidth = max(1, relationships.map(\.lookup.slots.count).max() ?? 1)
+        keyWidth = max(1, mappings.lookups.map(\.slots.count).max() ?? 1)
+    }
+
+    /// The relationship mapping numbered `number`.
+    func relationship(_ number: Int) -> CompiledRelationship? {
+        mappings.relationships.indices.contains(number) ? mappings.relationships[number] : nil
     }
 
     /// The number of `lookup` in the tables (-1 for a lookup the plan does not have).
     func number(of lookup: LookupID) -> Int {
-        lookupNumbers[lookup] ?? -1
+        mappings.number(of: lookup) ?? -1
     }
 
     /// The key columns `k0, k1, …`.
@@ -132,37 +113,84 @@ final class StagedReferences {
 
     // MARK: - Writing
 
-    /// Stages `references` (inside the caller's transaction).
+    /// Stages the keys new rows of `batch`, read from the source numbered `source`, could not
+    /// resolve (inside the caller's transaction).
+    func append(_ keys: [StagedKey], of batch: PreparedBatch, source: Int, on connection: SQLiteConnection) throws {
+        guard !keys.isEmpty else { return }
+        let insert = try insertStatement(on: connection)
+        try batch.text.withUnsafeBytes { text in
+            let binder = FlatBinder(text: text, boxed: batch.boxed, constants: [])
+            var previous: (owner: RowReference, relationship: Int32)?
+            var ref: Int64 = 0
+            for item in keys {
+                if previous?.owner != item.owner || previous?.relationship != item.relationship {
+                    ref = nextReference
+                    nextReference += 1
+                    previous = (item.owner, item.relationship)
+                }
+                let parts = batch.parts(of: batch.keys[Int(item.key)])
+                try insertRow(
+                    insert, ref: ref, mapping: Int(item.relationship), throughObjects: false, owner: item.owner,
+                    ordinal: Int(item.ordinal), file: source, place: item.place
+                ) { first in
+                    for offset in 0..<keyWidth {
+                        let part = offset < parts.count ? parts[parts.startIndex + offset] : .null
+                        binder.bind(part, at: first + Int32(offset), to: insert)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Stages the references objects could not resolve, all their keys (inside the caller's
+    /// transaction).
     func append(_ references: [StagedReference], on connection: SQLiteConnection) throws {
         guard !references.isEmpty else { return }
-        let columns =
-            ["ref", "mapping", "objects", "entity", "owner", "ordinal"] + keyColumns
-            + ["file", "line", "col", "byte", "record"]
-        let insert = try connection.cachedStatement(
-            "INSERT INTO \(Self.table)(\(columns.joined(separator: ", "))) VALUES ("
-                + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")")
+        let insert = try insertStatement(on: connection)
         for reference in references {
             let ref = nextReference
             nextReference += 1
-            let mapping = Int64(relationshipIndex[reference.mapping.id] ?? -1)
+            let position = reference.position
+            let place = SourcePlace(
+                line: position.line, column: position.column, byteOffset: position.byteOffset,
+                recordNumber: position.recordNumber)
             for (ordinal, key) in reference.keys {
-                insert.bind(ref, at: 1)
-                insert.bind(mapping, at: 2)
-                insert.bind(Int64(reference.throughObjects ? 1 : 0), at: 3)
-                insert.bind(reference.owner.entityID, at: 4)
-                insert.bind(reference.owner.key, at: 5)
-                insert.bind(Int64(ordinal), at: 6)
-                bind(key, from: 7, to: insert)
-                let position = reference.position
-                let base = Int32(7 + keyWidth)
-                insert.bind(Int64(fileIndex[position.file] ?? -1), at: base)
-                insert.bind(Int64(position.line), at: base + 1)
-                insert.bind(Int64(position.column), at: base + 2)
-                insert.bind(Int64(position.byteOffset), at: base + 3)
-                insert.bind(Int64(position.recordNumber), at: base + 4)
-                try insert.execute()
+                try insertRow(
+                    insert, ref: ref, mapping: reference.mapping.number, throughObjects: reference.throughObjects,
+                    owner: reference.owner, ordinal: ordinal, file: fileIndex[position.file] ?? -1, place: place
+                ) { first in bind(key, from: first, to: insert) }
             }
         }
+    }
+
+    private func insertStatement(on connection: SQLiteConnection) throws -> SQLiteStatement {
+        let columns =
+            ["ref", "mapping", "objects", "entity", "owner", "ordinal"] + keyColumns
+            + ["file", "line", "col", "byte", "record"]
+        return try connection.cachedStatement(
+            "INSERT INTO \(Self.table)(\(columns.joined(separator: ", "))) VALUES ("
+                + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")")
+    }
+
+    /// Inserts one staged key; `bindKey` binds its parts from the given parameter on.
+    private func insertRow(
+        _ insert: SQLiteStatement, ref: Int64, mapping: Int, throughObjects: Bool, owner: RowReference, ordinal: Int,
+        file: Int, place: SourcePlace, bindKey: (Int32) -> Void
+    ) throws {
+        insert.bind(ref, at: 1)
+        insert.bind(Int64(mapping), at: 2)
+        insert.bind(Int64(throughObjects ? 1 : 0), at: 3)
+        insert.bind(owner.entityID, at: 4)
+        insert.bind(owner.key, at: 5)
+        insert.bind(Int64(ordinal), at: 6)
+        bindKey(7)
+        let base = Int32(7 + keyWidth)
+        insert.bind(Int64(file), at: base)
+        insert.bind(Int64(place.line), at: base + 1)
+        insert.bind(Int64(place.column), at: base + 2)
+        insert.bind(Int64(place.byteOffset), at: base + 3)
+        insert.bind(Int64(place.recordNumber), at: base + 4)
+        try insert.execute()
     }
 
     /// Notes destinations the object path created for references (inside the caller's transaction).
@@ -236,9 +264,7 @@ final class StagedReferences {
         }
         while try query.step() {
             let ref = query.int64(0)
-            guard let mapping = relationships.indices.contains(query.int(1)) ? relationships[query.int(1)] : nil else {
-                continue
-            }
+            guard let mapping = relationship(query.int(1)) else { continue }
             let destination = model.entities[mapping.lookup.entityIndex]
             var parts: [AttributeValue] = []
             for (offset, slot) in mapping.lookup.slots.enumerated() {
@@ -275,11 +301,11 @@ final class StagedReferences {
     func removeOverridden(_ relationship: ModelRelationship, of owner: RowReference, on connection: SQLiteConnection)
         throws
     {
-        let mappings = relationships.indices.filter { relationships[$0].relationship === relationship }
-        guard !mappings.isEmpty else { return }
+        let numbers = mappings.relationships.filter { $0.relationship === relationship }.map(\.number)
+        guard !numbers.isEmpty else { return }
         let delete = try connection.prepare(
             "DELETE FROM \(Self.table) WHERE entity = ? AND owner = ? AND mapping IN ("
-                + mappings.map(String.init).joined(separator: ", ") + ")")
+                + numbers.map(String.init).joined(separator: ", ") + ")")
         delete.bind(owner.entityID, at: 1)
         delete.bind(owner.key, at: 2)
         try delete.execute()

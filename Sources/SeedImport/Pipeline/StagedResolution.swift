@@ -13,6 +13,7 @@ struct StagedResolution {
     let target: ImportTarget
     let tally: RunTally
     let staging: StagedReferences
+    let layouts: RowLayouts
     let commit: BatchCommit
     let batchSize: Int
 
@@ -30,7 +31,7 @@ struct StagedResolution {
     func run() throws -> [RowReference] {
         let mappings = try context.readRows { try stagedMappings(on: $0) }
         guard !mappings.isEmpty else { return [] }
-        let lookups = Dictionary(grouping: mappings) { staging.relationships[$0].lookup }
+        let lookups = Dictionary(grouping: mappings) { staging.mappings.relationships[$0].lookup }
         var temporaryIndexes: [String] = []
         try context.writeRows { connection in
             for (number, lookup) in lookups.keys.enumerated() {
@@ -42,15 +43,15 @@ struct StagedResolution {
         }
         var failedKeys: [LookupID: [KeyValue: RuleViolation]] = [:]
         for (lookup, group) in lookups {
-            let creating = group.filter { staging.relationships[$0].missing == .create }
+            let creating = group.filter { staging.mappings.relationships[$0].missing == .create }
             if !creating.isEmpty { failedKeys[lookup] = try createMissing(lookup, mappings: creating) }
         }
         try context.writeRows { connection in
             for mapping in mappings {
-                let relationship = staging.relationships[mapping]
+                let relationship = staging.mappings.relationships[mapping]
                 let columns = ImportSQL.LookupColumns(relationship.lookup, model: model)
                 let resolved = ImportSQL.resolved(mapping: mapping, lookup: columns, staging: staging)
-                let owner = staging.owners[mapping]
+                let owner = staging.mappings.owners[mapping].entity
                 if let link = ImportSQL.link(relationship.relationship, of: owner, model: model, resolved: resolved) {
                     try connection.execute(link)
                 }
@@ -58,7 +59,8 @@ struct StagedResolution {
         }
         var refusals: [Refusal] = []
         for mapping in mappings {
-            refusals += try refused(mapping, failedKeys: failedKeys[staging.relationships[mapping].lookup] ?? [:])
+            refusals += try refused(
+                mapping, failedKeys: failedKeys[staging.mappings.relationships[mapping].lookup] ?? [:])
         }
         refusals.sort { $0.seq < $1.seq }
         var owners: [RowReference] = []
@@ -81,7 +83,7 @@ struct StagedResolution {
             "SELECT DISTINCT mapping FROM \(StagedReferences.table) WHERE objects = 0 ORDER BY mapping")
         var mappings: [Int] = []
         while try query.step() {
-            if staging.relationships.indices.contains(query.int(0)) { mappings.append(query.int(0)) }
+            if staging.relationship(query.int(0)) != nil { mappings.append(query.int(0)) }
         }
         return mappings
     }
@@ -99,9 +101,11 @@ struct StagedResolution {
                 "CREATE TEMP TABLE seedkit_import_missing AS "
                     + ImportSQL.missingKeys(mappings: mappings, lookup: columns, staging: staging))
         }
+        let lookupNumber = staging.number(of: lookup)
         var offset: Int64 = 0
         while true {
-            var keys: [KeyValue] = []
+            // The keys of this chunk, their values in a batch of their own.
+            var keys = PreparedBatch()
             try context.readRows { connection in
                 let query = try connection.cachedStatement(
                     "SELECT * FROM temp.seedkit_import_missing WHERE rowid > ? ORDER BY rowid LIMIT ?")
@@ -109,27 +113,26 @@ struct StagedResolution {
                 query.bind(offset, at: 1)
                 query.bind(Int64(batchSize), at: 2)
                 while try query.step() {
-                    keys.append(
-                        KeyValue(
-                            lookup.slots.enumerated().map { offset, slot in
-                                query.attributeValue(at: Int32(offset), type: entity.attributes[slot].type)
-                                    ?? .string("")
-                            }))
+                    let parts = lookup.slots.enumerated().map { offset, slot in
+                        query.attributeValue(at: Int32(offset), type: entity.attributes[slot].type) ?? .string("")
+                    }
+                    keys.append(key: parts)
                 }
             }
-            guard !keys.isEmpty else { break }
-            offset += Int64(keys.count)
+            guard !keys.keys.isEmpty else { break }
+            offset += Int64(keys.keys.count)
             var builder = RowBuilder(
-                model: model, keys: KeyIndex(capacity: 0),
-                nextKeys: try context.readRows { try ImportSQL.nextFreeKeys(on: $0, model: model) })
-            var batch = RowBatch()
-            for key in keys {
-                switch try builder.placeholder(lookup, key) {
-                case .success(let row): batch.rows.append(row)
-                case .failure(let violation): if failed.count <= tally.errorBudget { failed[key] = violation }
+                model: model, mappings: staging.mappings, layouts: layouts, keys: KeyIndex(capacity: 0, lookups: 0),
+                nextKeys: try context.readRows { try ImportSQL.nextFreeKeys(on: $0, model: model) }, file: "")
+            var rows = RowBatch(entities: model.entities.count, relationships: staging.mappings.relationships.count)
+            for key in keys.keys {
+                if case .failure(let violation) = try builder.placeholder(
+                    lookupNumber, parts: keys.parts(of: key), of: keys, to: &rows), failed.count <= tally.errorBudget
+                {
+                    failed[keys.keyValue(key)] = violation
                 }
             }
-            try commit.write(batch)
+            try commit.write(rows, of: keys, source: 0)
         }
         try context.writeRows { try $0.execute("DROP TABLE IF EXISTS temp.seedkit_import_missing") }
         return failed
@@ -138,7 +141,7 @@ struct StagedResolution {
     /// The staged references of `mapping` that still name nothing and are refused: `reject`
     /// ones, and `create` ones whose destination would break a rule (`failedKeys`).
     private func refused(_ mapping: Int, failedKeys: [KeyValue: RuleViolation]) throws -> [Refusal] {
-        let relationship = staging.relationships[mapping]
+        let relationship = staging.mappings.relationships[mapping]
         guard relationship.missing != .ignore else { return [] }
         let destination = model.entities[relationship.lookup.entityIndex]
         let columns = ImportSQL.LookupColumns(relationship.lookup, model: model)
