@@ -9,7 +9,7 @@ import GraphStore
 import RecordReaders
 
 /// The compiled mappings of a plan, by number.
-struct PlanMappings {
+struct PlanMappings: Sendable {
     /// The mapping of each source, in plan order.
     let sources: [CompiledMapping]
     /// Every mapping, by its number.

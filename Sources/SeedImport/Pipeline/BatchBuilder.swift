@@ -77,11 +77,13 @@ final class BatchBuilder {
             )
         }
         let objects = accepted.map { position in
-            (
-                batch.object(
+            let made = batch.objects.indices.contains(position) ? batch.objects[position] : nil
+            let object =
+                made
+                ?? batch.object(
                     batch.recordEntries[position], mappings: mappings, file: files[source],
-                    record: batch.records[position]), batch.records[position]
-            )
+                    record: batch.records[position])
+            return (object, batch.records[position])
         }
         let changing = try leaveOutUnchanged(objects, mapping: mapping)
         return BuiltBatch(content: .objects(try applyObjects(changing, mapping: mapping)), setAside: setAside)

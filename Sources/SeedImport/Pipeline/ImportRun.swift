@@ -150,9 +150,12 @@ final class ImportRun {
         let path = plan.resolve(source.file)
         let total = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         let skip = index == checkpoint.source ? checkpoint.records : 0
+        // Into a store that held data every batch goes through objects: the reader thread makes
+        // its records whole, alongside the writing thread.
         let reader = RecordStage(
             source: .file(path), format: source.format, options: readerOptions(index), batchSize: batchSize,
-            skip: skip, mapping: mapping)
+            skip: skip, mapping: mapping,
+            objects: builder.buildsRows ? nil : RecordStage.ObjectForm(mappings: builder.mappings, file: path))
         defer { reader.cancel() }
         var resolved = mapping
         var recordsDone = skip

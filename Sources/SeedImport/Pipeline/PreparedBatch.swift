@@ -139,6 +139,9 @@ struct PreparedBatch: Sendable {
     var text: [UInt8] = []
     /// Values kept whole (decimals, UUIDs, data, URIs).
     var boxed: [AttributeValue] = []
+    /// The records made whole for the object path, by position in `records` (nil: did not
+    /// prepare), when the reader made them (empty otherwise).
+    var objects: [PreparedObject?] = []
     /// The reader's progress after the batch.
     var bytesConsumed = 0
 
@@ -157,6 +160,7 @@ struct PreparedBatch: Sendable {
         children.removeAll(keepingCapacity: true)
         text.removeAll(keepingCapacity: true)
         boxed.removeAll(keepingCapacity: true)
+        objects.removeAll(keepingCapacity: true)
         bytesConsumed = 0
     }
 

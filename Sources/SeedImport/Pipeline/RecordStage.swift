@@ -31,12 +31,20 @@ final class RecordStage: Sendable {
     /// Batches the writing thread is done with, for the reader thread to fill again.
     private let recycled = Mutex<[PreparedBatch]>([])
 
+    /// What the object path needs to make prepared records whole (on the reader thread, when
+    /// every batch goes through objects).
+    struct ObjectForm: Sendable {
+        let mappings: PlanMappings
+        /// The source file, for positions.
+        let file: String
+    }
+
     /// Starts reading `source` in batches of `batchSize`, skipping the first `skip` records and
-    /// preparing the others for `mapping`; the first element is `.mapping` with `mapping`'s
-    /// fields resolved against the source.
+    /// preparing the others for `mapping` — and, with `objects`, making them whole for the object
+    /// path too; the first element is `.mapping` with `mapping`'s fields resolved against the source.
     init(
         source: InputSource, format: RecordFormat?, options: ReaderOptions, batchSize: Int, skip: Int,
-        mapping: CompiledMapping, capacity: Int = 1
+        mapping: CompiledMapping, objects: ObjectForm? = nil, capacity: Int = 1
     ) {
         self.capacity = capacity
         // Created at zero and raised to `capacity`: libdispatch traps when a semaphore is freed
@@ -45,7 +53,8 @@ final class RecordStage: Sendable {
         for _ in 0..<capacity { free.signal() }
         let thread = Thread { [self] in
             self.produce(
-                source: source, format: format, options: options, batchSize: batchSize, skip: skip, mapping: mapping)
+                source: source, format: format, options: options, batchSize: batchSize, skip: skip, mapping: mapping,
+                objects: objects)
         }
         thread.name = "seedkit.reader"
         thread.stackSize = 4 << 20
@@ -111,7 +120,7 @@ final class RecordStage: Sendable {
 
     private func produce(
         source: InputSource, format: RecordFormat?, options: ReaderOptions, batchSize: Int, skip: Int,
-        mapping: CompiledMapping
+        mapping: CompiledMapping, objects: ObjectForm?
     ) {
         let preparer = RecordPreparer()
         var batch = PreparedBatch()
@@ -127,6 +136,12 @@ final class RecordStage: Sendable {
                     continue
                 }
                 preparer.prepare(record, mapping: resolvedMapping, into: &batch)
+                if let objects {
+                    let entry = batch.recordEntries[batch.records.count - 1]
+                    batch.objects.append(
+                        entry < 0
+                            ? nil : batch.object(entry, mappings: objects.mappings, file: objects.file, record: record))
+                }
                 if batch.records.count == batchSize {
                     guard put(.batch(batch)) else { return }
                     batch = emptyBatch()
