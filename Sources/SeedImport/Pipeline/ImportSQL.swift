@@ -1,7 +1,9 @@
 // Every place where the import needs the store's SQL layout — the table of an entity, the column
-// of an attribute or relationship, join tables and their order columns, entity numbers — in
-// one file, so that the layout can change behind it. The statements that resolve staged
-// references set-based are built here from the staging table's own columns (`s.owner`, `s.k0`…).
+// of an attribute or relationship, join tables and their order columns, entity numbers, how
+// values are stored — in one file, so that the layout can change behind it. The statements that
+// resolve staged references set-based are built here from the staging table's own columns
+// (`s.owner`, `s.k0`…).
+import Foundation
 import GraphStore
 
 /// The SQL the import runs against the store's layout.
@@ -19,6 +21,16 @@ enum ImportSQL {
         return keys
     }
 
+    /// The entity number the rows of `entity` carry (`ent`).
+    static func entityNumber(of entity: ModelEntity) -> Int64 {
+        entity.storeID
+    }
+
+    /// The entity numbers of `entity` and its sub-entities: the rows a lookup of `entity` finds.
+    static func entityNumbers(of entity: ModelEntity) -> Set<Int64> {
+        Set(entity.kindStoreIDs)
+    }
+
     /// The entity whose rows carry the entity number `storeID`.
     static func entity(storeID: Int64, in model: ObjectModel) -> ModelEntity? {
         model.entities.first { $0.storeID == storeID }
@@ -30,6 +42,30 @@ enum ImportSQL {
     }
 
     // MARK: - Writing rows
+
+    /// The values of a row of `entity` in its insert statement after `pk, ent, opt`: the slots of
+    /// its stored attributes, then those of its to-ones kept as columns.
+    static func rowColumns(of entity: ModelEntity, in model: ObjectModel) -> (attributes: [Int], toOnes: [Int]) {
+        let layout = EntityRowLayout(entity: entity, model: model)
+        return (layout.storedAttributes, layout.foreignKeys)
+    }
+
+    /// Whether the row path writes both sides of `relationship` (with `inverse`) by writing one
+    /// row: a to-one kept in the owner's column whose inverse (if any) is an unordered to-many; a
+    /// to-many in a join table whose inverse is not ordered; or a to-many kept in its
+    /// destinations' column.
+    static func rowPathWrites(_ relationship: ModelRelationship, inverse: ModelRelationship?) -> Bool {
+        switch relationship.storage {
+        case .foreignKey:
+            !relationship.isToMany && inverse.map { $0.isToMany && !$0.isOrdered } ?? true
+        case .joinTable:
+            !(inverse?.isOrdered ?? false)
+        case .inverseForeignKey:
+            relationship.isToMany
+        case .transient:
+            false
+        }
+    }
 
     /// `INSERT INTO table(pk, ent, opt, <stored attributes>, <to-one columns>) VALUES (…), …` for
     /// `count` rows of `entity`.
@@ -82,6 +118,71 @@ enum ImportSQL {
         guard rows > 1 else { return single }
         let tuple = "(" + Array(repeating: "?", count: width).joined(separator: ", ") + ")"
         return single + String(repeating: ", " + tuple, count: rows - 1)
+    }
+
+    // MARK: - Reading rows back (re-runs)
+
+    /// Whether the links of `relationship` can be read back row by row: a to-one's column, a
+    /// to-many's join rows or members' column.
+    static func linksReadable(_ relationship: ModelRelationship) -> Bool {
+        switch relationship.storage {
+        case .foreignKey: !relationship.isToMany
+        case .joinTable, .inverseForeignKey: relationship.isToMany
+        case .transient: false
+        }
+    }
+
+    /// A query for rows of an entity by key: what to select from which table, and where each
+    /// value is in a result row — `pk` at 0, `ent` at 1, the key's parts from 2.
+    struct RowsByKey {
+        /// The selected columns, quoted and joined.
+        let select: String
+        /// The root table, quoted.
+        let table: String
+        /// The key's columns (unquoted: the query quotes them).
+        let keyColumns: [String]
+        /// The result column of each attribute slot selected (nil: not selected).
+        let attributeColumns: [Int32?]
+        /// The result column of the first to-one selected; the others follow in order.
+        let firstToOne: Int32
+    }
+
+    /// Rows of `entity` by the key of `keySlots`, with the attributes of `attributeSlots` and the
+    /// columns of `toOnes`; nil when a to-one is not kept in a column.
+    static func rowsByKey(
+        of entity: ModelEntity, keySlots: [Int], attributeSlots: [Int], toOnes: [ModelRelationship],
+        in model: ObjectModel
+    ) -> RowsByKey? {
+        let keyColumns = keySlots.map { entity.attributes[$0].columnName }
+        var columns = ["pk", "ent"] + keyColumns.map(SQLiteIdentifier.quote)
+        var attributeColumns = [Int32?](repeating: nil, count: entity.attributes.count)
+        for slot in attributeSlots {
+            attributeColumns[slot] = Int32(columns.count)
+            columns.append(SQLiteIdentifier.quote(entity.attributes[slot].columnName))
+        }
+        let firstToOne = Int32(columns.count)
+        for relationship in toOnes {
+            guard case .foreignKey(let column) = relationship.storage else { return nil }
+            columns.append(SQLiteIdentifier.quote(column))
+        }
+        return RowsByKey(
+            select: columns.joined(separator: ", "), table: SQLiteIdentifier.quote(model.root(of: entity).tableName),
+            keyColumns: keyColumns, attributeColumns: attributeColumns, firstToOne: firstToOne)
+    }
+
+    /// Where the members of a to-many `relationship` are: the table, the owner's and the member's
+    /// columns, and the order column of an ordered one (nil for a relationship not kept in rows).
+    static func members(of relationship: ModelRelationship, in model: ObjectModel) -> (
+        table: String, owner: String, member: String, order: String?
+    )? {
+        switch relationship.storage {
+        case .joinTable(let table, let source, let destination, let order):
+            (table, source, destination, order)
+        case .inverseForeignKey(let column, let order):
+            (model.destination(of: relationship).tableName, column, "pk", order)
+        case .foreignKey, .transient:
+            nil
+        }
     }
 
     // MARK: - Lookups
@@ -196,6 +297,31 @@ enum ImportSQL {
           AND NOT EXISTS (SELECT 1 FROM \(lookup.table) d WHERE \(lookup.matching(staging.keyColumns)))
         ORDER BY s.seq
         """
+    }
+}
+
+/// Binds flat values: text from a batch's arena, boxed values and run constants as the store
+/// keeps them.
+struct FlatBinder {
+    let text: UnsafeRawBufferPointer
+    let boxed: [AttributeValue]
+    let constants: [AttributeValue]
+
+    /// Binds `value` to the 1-based parameter `index` of `statement`.
+    @inline(__always)
+    func bind(_ value: FlatValue, at index: Int32, to statement: SQLiteStatement) {
+        switch value.kind {
+        case .absent, .null: statement.bindNull(at: index)
+        case .integer: statement.bind(Int64(bitPattern: value.bits), at: index)
+        case .double: statement.bind(Double(bitPattern: value.bits), at: index)
+        case .boolean: statement.bind(Int64(value.bits), at: index)
+        case .date:
+            statement.bind(
+                Date(timeIntervalSinceReferenceDate: Double(bitPattern: value.bits)).timeIntervalSince1970, at: index)
+        case .text: statement.bind(text: UnsafeRawBufferPointer(rebasing: text[value.textRange]), at: index)
+        case .boxed: statement.bind(boxed[Int(value.bits)], at: index)
+        case .constant: statement.bind(constants[Int(value.bits)], at: index)
+        }
     }
 }
 

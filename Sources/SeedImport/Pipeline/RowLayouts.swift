@@ -60,17 +60,17 @@ struct RowLayouts {
         var toOneColumns: [[Int?]] = []
         var ruled: [[(ModelAttribute, Int, Bool)]] = []
         for entity in model.entities {
-            let layout = EntityRowLayout(entity: entity, model: model)
+            let layout = ImportSQL.rowColumns(of: entity, in: model)
             var attributeColumns = [Int?](repeating: nil, count: entity.attributes.count)
-            for (column, slot) in layout.storedAttributes.enumerated() { attributeColumns[slot] = column }
+            for (column, slot) in layout.attributes.enumerated() { attributeColumns[slot] = column }
             var relationshipColumns = [Int?](repeating: nil, count: entity.relationships.count)
-            for (offset, slot) in layout.foreignKeys.enumerated() {
-                relationshipColumns[slot] = layout.storedAttributes.count + offset
+            for (offset, slot) in layout.toOnes.enumerated() {
+                relationshipColumns[slot] = layout.attributes.count + offset
             }
-            let width = layout.storedAttributes.count + layout.foreignKeys.count
+            let width = layout.attributes.count + layout.toOnes.count
             defaultsStart.append(defaults.count)
             var row = [FlatValue](repeating: .null, count: width)
-            for (column, slot) in layout.storedAttributes.enumerated() {
+            for (column, slot) in layout.attributes.enumerated() {
                 guard let value = entity.attributes[slot].declaration.defaultValue else { continue }
                 if let inline = FlatValue.inline(value) {
                     row[column] = inline
@@ -95,7 +95,7 @@ struct RowLayouts {
         self.defaultsStart = defaultsStart
         self.defaults = defaults
         self.constants = constants
-        storeIDs = model.entities.map(\.storeID)
+        storeIDs = model.entities.map(ImportSQL.entityNumber)
         roots = model.entities.map { model.root(of: $0).index }
         self.ruled = ruled
         var slotColumnsStart: [Int] = []

@@ -39,20 +39,8 @@ enum RowPathRules {
         return true
     }
 
-    /// A to-one kept in the owner's column whose inverse (if any) is an unordered to-many; a
-    /// to-many in a join table whose inverse is not ordered; or a to-many kept in its
-    /// destinations' column.
     private static func admit(_ relationship: ModelRelationship, model: ObjectModel) -> Bool {
         let inverse = relationship.inverseIndex.map { model.destination(of: relationship).relationships[$0] }
-        switch relationship.storage {
-        case .foreignKey:
-            return !relationship.isToMany && inverse.map { $0.isToMany && !$0.isOrdered } ?? true
-        case .joinTable:
-            return !(inverse?.isOrdered ?? false)
-        case .inverseForeignKey:
-            return relationship.isToMany
-        case .transient:
-            return false
-        }
+        return ImportSQL.rowPathWrites(relationship, inverse: inverse)
     }
 }

@@ -7,7 +7,6 @@
 // held here, and rows and join rows go in groups of up to `groupSize` per statement
 // (`INSERT … VALUES (…), (…), …`): SQLite's cost per statement run is larger than per row, so
 // a million rows take about half the time they take one by one.
-import Foundation
 import GraphStore
 
 /// Writes row batches to one store.
@@ -75,7 +74,7 @@ final class RowWriter {
                 let row = start + offset
                 let base = Int32(offset * width)
                 statement.bind(rows.keys[row], at: base + 1)
-                statement.bind(entity.storeID, at: base + 2)
+                statement.bind(layouts.storeIDs[entity.index], at: base + 2)
                 statement.bind(Int64(1), at: base + 3)
                 for column in 0..<columns {
                     binder.bind(rows.values[row * columns + column], at: base + 4 + Int32(column), to: statement)
@@ -134,30 +133,5 @@ final class RowWriter {
         let statement = try connection.prepare(sql())
         statements[key] = statement
         return statement
-    }
-}
-
-/// Binds flat values: text from a batch's arena, boxed values and run constants as the store
-/// keeps them.
-struct FlatBinder {
-    let text: UnsafeRawBufferPointer
-    let boxed: [AttributeValue]
-    let constants: [AttributeValue]
-
-    /// Binds `value` to the 1-based parameter `index` of `statement`.
-    @inline(__always)
-    func bind(_ value: FlatValue, at index: Int32, to statement: SQLiteStatement) {
-        switch value.kind {
-        case .absent, .null: statement.bindNull(at: index)
-        case .integer: statement.bind(Int64(bitPattern: value.bits), at: index)
-        case .double: statement.bind(Double(bitPattern: value.bits), at: index)
-        case .boolean: statement.bind(Int64(value.bits), at: index)
-        case .date:
-            statement.bind(
-                Date(timeIntervalSinceReferenceDate: Double(bitPattern: value.bits)).timeIntervalSince1970, at: index)
-        case .text: statement.bind(text: UnsafeRawBufferPointer(rebasing: text[value.textRange]), at: index)
-        case .boxed: statement.bind(boxed[Int(value.bits)], at: index)
-        case .constant: statement.bind(constants[Int(value.bits)], at: index)
-        }
     }
 }

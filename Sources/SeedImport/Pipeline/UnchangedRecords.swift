@@ -31,11 +31,7 @@ struct UnchangedRecords {
         guard mapping.keyLookup != nil, mapping.onConflict != .fail else { return false }
         return mapping.relationships.allSatisfy { relationship in
             guard case .reference = relationship.source else { return false }
-            switch relationship.relationship.storage {
-            case .foreignKey: return !relationship.relationship.isToMany
-            case .joinTable, .inverseForeignKey: return relationship.relationship.isToMany
-            case .transient: return false
-            }
+            return ImportSQL.linksReadable(relationship.relationship)
         }
     }
 
@@ -77,9 +73,8 @@ struct UnchangedRecords {
     private func entities(of candidates: [StoredRow]) -> [Int: ModelEntity] {
         var result: [Int: ModelEntity] = [:]
         for candidate in candidates {
-            let index = Int(candidate.entityID) - 1
-            guard model.entities.indices.contains(index) else { continue }
-            result[candidate.position] = model.entities[index]
+            guard let entity = ImportSQL.entity(storeID: candidate.entityID, in: model) else { continue }
+            result[candidate.position] = entity
         }
         return result
     }
@@ -107,28 +102,20 @@ struct UnchangedRecords {
     ) throws -> [StoredRow] {
         let entity = mapping.entity
         let keyAttributes = lookup.slots.map { entity.attributes[$0] }
-        let attributes = mapping.attributes.map { entity.attributes[$0.slot] }.filter { !$0.isTransient }
         let toOnes = mapping.relationships.map(\.relationship).filter { !$0.isToMany }
-        var columns = ["pk", "ent"] + keyAttributes.map { SQLiteIdentifier.quote($0.columnName) }
-        var columnOfSlot = [Int32?](repeating: nil, count: entity.attributes.count)
-        for attribute in attributes {
-            columnOfSlot[attribute.index] = Int32(columns.count)
-            columns.append(SQLiteIdentifier.quote(attribute.columnName))
-        }
-        let firstToOne = Int32(columns.count)
-        for relationship in toOnes {
-            guard case .foreignKey(let column) = relationship.storage else { return [] }
-            columns.append(SQLiteIdentifier.quote(column))
-        }
-        let kinds = Set(entity.kindStoreIDs)
+        guard
+            let query = ImportSQL.rowsByKey(
+                of: entity, keySlots: lookup.slots,
+                attributeSlots: mapping.attributes.map(\.slot).filter { !entity.attributes[$0].isTransient },
+                toOnes: toOnes, in: model)
+        else { return [] }
+        let kinds = ImportSQL.entityNumbers(of: entity)
         let checksValues = mapping.onConflict != .keep
         var rows: [StoredRow] = []
         var seen: Set<Int> = []
         var repeated: Set<Int> = []
         try forEachRow(
-            select: columns.joined(separator: ", "),
-            from: SQLiteIdentifier.quote(model.entities[entity.rootIndex].tableName),
-            matching: keyAttributes.map(\.columnName), values: positions.keys.map(\.parts)
+            select: query.select, from: query.table, matching: query.keyColumns, values: positions.keys.map(\.parts)
         ) { statement in
             var parts: [AttributeValue] = []
             for (offset, attribute) in keyAttributes.enumerated() {
@@ -144,14 +131,15 @@ struct UnchangedRecords {
             guard kinds.contains(statement.int64(1)), statement.int64(0) <= ownRowsAbove else { return }
             if checksValues {
                 let holdsValues = records[position].0.values.allSatisfy { slot, value in
-                    columnOfSlot[slot].map { statement.holds(value, at: $0, type: entity.attributes[slot].type) }
-                        ?? false
+                    query.attributeColumns[slot].map {
+                        statement.holds(value, at: $0, type: entity.attributes[slot].type)
+                    } ?? false
                 }
                 guard holdsValues else { return }
             }
             var toOne = [Int64??](repeating: nil, count: entity.relationships.count)
             for (offset, relationship) in toOnes.enumerated() {
-                let column = firstToOne + Int32(offset)
+                let column = query.firstToOne + Int32(offset)
                 toOne[relationship.index] = .some(statement.isNull(column) ? nil : statement.int64(column))
             }
             rows.append(
@@ -177,13 +165,14 @@ struct UnchangedRecords {
         for (lookup, keys) in wanted where !keys.isEmpty {
             let entity = model.entities[lookup.entityIndex]
             let attributes = lookup.slots.map { entity.attributes[$0] }
-            let kinds = Set(entity.kindStoreIDs)
+            let kinds = ImportSQL.entityNumbers(of: entity)
+            guard
+                let query = ImportSQL.rowsByKey(
+                    of: entity, keySlots: lookup.slots, attributeSlots: [], toOnes: [], in: model)
+            else { continue }
             var map: [KeyValue: Int64] = [:]
             try forEachRow(
-                select: (["pk", "ent"] + attributes.map { SQLiteIdentifier.quote($0.columnName) }).joined(
-                    separator: ", "),
-                from: SQLiteIdentifier.quote(model.entities[entity.rootIndex].tableName),
-                matching: attributes.map(\.columnName), values: keys.map(\.parts)
+                select: query.select, from: query.table, matching: query.keyColumns, values: keys.map(\.parts)
             ) { statement in
                 guard kinds.contains(statement.int64(1)), statement.int64(0) <= ownRowsAbove else { return }
                 var parts: [AttributeValue] = []
@@ -206,19 +195,8 @@ struct UnchangedRecords {
         var result: [Int: [Int64: [Int64]]] = [:]
         let values = owners.map { [AttributeValue.integer($0)] }
         for relationship in mapping.relationships.map(\.relationship) where relationship.isToMany {
-            let table: String
-            let ownerColumn: String
-            let memberColumn: String
-            let orderColumn: String?
-            switch relationship.storage {
-            case .joinTable(let joinTable, let source, let destination, let order):
-                (table, ownerColumn, memberColumn, orderColumn) = (joinTable, source, destination, order)
-            case .inverseForeignKey(let column, let order):
-                table = model.destination(of: relationship).tableName
-                (ownerColumn, memberColumn, orderColumn) = (column, "pk", order)
-            case .foreignKey, .transient:
-                continue
-            }
+            guard let (table, ownerColumn, memberColumn, orderColumn) = ImportSQL.members(of: relationship, in: model)
+            else { continue }
             var members: [Int64: [Int64]] = [:]
             let order = [ownerColumn, orderColumn ?? memberColumn].map(SQLiteIdentifier.quote).joined(separator: ", ")
             try forEachRow(
