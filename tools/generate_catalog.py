@@ -4,6 +4,7 @@
 Usage:
     python3 tools/generate_catalog.py 1000000 --seed 1 --out .bench/data-1000000
     python3 tools/generate_catalog.py 20000 --out /tmp/cat --formats csv,xml
+    python3 tools/generate_catalog.py 1000000 --shuffle --out .bench/data-1000000-shuffled
 
 The data set: ~20 units, ~100 locations (aisles), 500 tags, N items (unique `sku`, name,
 price, quantity, listed, added, notes — empty for most items — a unit, a location and 0–3
@@ -22,7 +23,9 @@ from SeedData/Catalog, and catalog-ndjson.yaml (all paths relative to OUT).
 
 The output depends only on N and the seed (not on --formats), items never depend on N (so
 the first M items of a catalog of N > M are those of the catalog of M), and files are
-written in chunks, so memory stays small whatever N.
+written in chunks, so memory stays small whatever N. With --shuffle the items come in a random
+order of their skus (the same skus, the k-th item written taking the sku of a keyed permutation
+of k, so nothing is held in memory to shuffle); lists name the same skus either way.
 """
 
 from __future__ import annotations
@@ -182,8 +185,34 @@ class Writers:
             file.close()
 
 
-def write_items(count: int, rng: random.Random, pools: Pools, writers: Writers) -> None:
-    """Write `count` items to every open format."""
+class Permutation:
+    """A bijection of 0..<count chosen by a key: a four-round Feistel network over the smallest
+    power of four covering `count`, walked until it lands below `count` (constant memory)."""
+
+    def __init__(self, count: int, key: int) -> None:
+        """The permutation of `count` numbers for `key`."""
+        self.count = count
+        self.half_bits = max(1, (max(count - 1, 1).bit_length() + 1) // 2)
+        self.mask = (1 << self.half_bits) - 1
+        keys = random.Random(key)
+        self.round_keys = [keys.getrandbits(32) for _ in range(4)]
+
+    def __call__(self, value: int) -> int:
+        """The number `value` goes to."""
+        while True:
+            left, right = value >> self.half_bits, value & self.mask
+            for round_key in self.round_keys:
+                mixed = ((right * 0x9E3779B1) ^ round_key) & 0xFFFFFFFF
+                mixed ^= mixed >> 15
+                left, right = right, (left ^ mixed) & self.mask
+            value = (left << self.half_bits) | right
+            if value < self.count:
+                return value
+
+
+def write_items(count: int, rng: random.Random, pools: Pools, writers: Writers,
+                order: Permutation | None = None) -> None:
+    """Write `count` items to every open format (in the sku order `order` gives, else in order)."""
     r = rng.random
     names, awkward, notes_pool = pools.names, pools.awkward_names, pools.notes
     tags, locations, days, times = pools.tags, pools.locations, pools.days, pools.times
@@ -192,7 +221,7 @@ def write_items(count: int, rng: random.Random, pools: Pools, writers: Writers) 
     xml_rows = [] if "catalog.xml" in writers.buffers else None
     for start in range(0, count, CHUNK):
         for index in range(start, min(count, start + CHUNK)):
-            sku = f"SKU-{index:07d}"
+            sku = f"SKU-{order(index) if order else index:07d}"
             name = (awkward[int(r() * len(awkward))] if r() < AWKWARD_SHARE
                     else names[int(r() * len(names))])
             cents = 1 + int(r() * 99_999)
@@ -278,14 +307,15 @@ def write_plans(out: Path) -> None:
     (out / "catalog-ndjson.yaml").write_text(ndjson_plan, encoding="utf-8")
 
 
-def generate(count: int, seed: int, out: Path, formats: set[str]) -> None:
-    """Write the catalog of `count` items for `seed` into `out` in `formats`."""
+def generate(count: int, seed: int, out: Path, formats: set[str], shuffle: bool = False) -> None:
+    """Write the catalog of `count` items for `seed` into `out` in `formats` (items in a random
+    order of their skus with `shuffle`)."""
     out.mkdir(parents=True, exist_ok=True)
     rng = random.Random(seed)
     pools = make_pools()
     writers = Writers(out, formats)
     try:
-        write_items(count, rng, pools, writers)
+        write_items(count, rng, pools, writers, Permutation(count, seed) if shuffle else None)
         write_lists(count // 100, count, rng, pools, writers)
     finally:
         writers.close()
@@ -300,13 +330,15 @@ def main() -> None:
     parser.add_argument("--out", type=Path, required=True, help="output directory")
     parser.add_argument("--formats", default=",".join(FORMATS),
                         help="comma-separated subset of csv,json,ndjson,xml (default: all)")
+    parser.add_argument("--shuffle", action="store_true",
+                        help="write the items in a random order of their skus (fixed by the seed)")
     args = parser.parse_args()
     formats = {f.strip() for f in args.formats.split(",") if f.strip()}
     if not formats <= set(FORMATS) or args.items < 1:
         parser.error(f"formats must be a subset of {','.join(FORMATS)}; items at least 1")
     start = time.monotonic()
-    generate(args.items, args.seed, args.out, formats)
-    print(f"generate_catalog: {args.items} items, {args.items // 100} lists, "
+    generate(args.items, args.seed, args.out, formats, args.shuffle)
+    print(f"generate_catalog: {args.items} items{' (shuffled)' if args.shuffle else ''}, {args.items // 100} lists, "
           f"{','.join(f for f in FORMATS if f in formats)} in {args.out} "
           f"({time.monotonic() - start:.1f} s)", file=sys.stderr)
 
