@@ -24,6 +24,10 @@ struct PlanMappings: Sendable {
     let keyLookups: [Int?]
     /// The number of each relationship mapping's destination lookup, by relationship number.
     let referenceLookups: [Int]
+    /// Whether the records of each mapping note where each key they write was first written
+    /// (their key lookup is the key of a mapping with `onConflict: fail`, whose errors name the
+    /// record that wrote the key first), by mapping number.
+    let notesFirstWriters: [Bool]
     private let lookupNumbers: [LookupID: Int]
 
     /// Compiles the mappings of `plan` against `model`.
@@ -63,8 +67,11 @@ struct PlanMappings: Sendable {
         self.mappings = mappings
         self.relationships = order.map { relationships[$0] }
         self.owners = order.map { owners[$0] }
-        keyLookups = mappings.map { $0.keyLookup.map(number) }
+        let keyLookups = mappings.map { $0.keyLookup.map(number) }
+        self.keyLookups = keyLookups
         referenceLookups = order.map { number(relationships[$0].lookup) }
+        let failing = Set(mappings.indices.compactMap { mappings[$0].onConflict == .fail ? keyLookups[$0] : nil })
+        notesFirstWriters = keyLookups.map { $0.map(failing.contains) ?? false }
         self.lookups = lookups
         lookupNumbers = numbers
     }

@@ -75,6 +75,7 @@ final class BatchCommit {
         try context.writeRows(metadata: metadata) { connection in
             try writer.write(rows, of: batch, on: connection)
             try staging.append(rows.staged, of: batch, source: source, on: connection)
+            try staging.noteFirstWriters(rows.firstWriters, of: batch, source: source, on: connection)
             try alsoWrite(connection)
         }
         for (index, entityRows) in rows.rows.enumerated() where !entityRows.keys.isEmpty {
@@ -146,6 +147,10 @@ final class BatchCommit {
                         }
                         try staging.append(staged, on: connection)
                         try staging.recordCreated(applied.created, on: connection)
+                        try staging.noteFirstWriters(
+                            applied.firstWriters.compactMap { item in
+                                permanentID(item.object) == nil ? nil : (item.key, item.position.resolved)
+                            }, on: connection)
                         try staging.removeCreated(applied.filled, on: connection)
                         try alsoWrite(connection)
                     }

@@ -33,6 +33,9 @@ struct AppliedObjects {
     /// Relationships records of this batch set anew on rows of earlier batches: what those rows
     /// staged for them is dropped (the later record wins).
     var overridden: [(relationship: ModelRelationship, owner: RowReference)] = []
+    /// Objects this batch wrote a key into first, whose repetition fails (PlanMappings
+    /// `notesFirstWriters`), with their records.
+    var firstWriters: [(object: ManagedObject, key: KeyOfLookup, position: PreparedPosition)] = []
 }
 
 /// Applies prepared records to the import's context.
@@ -63,17 +66,26 @@ struct ObjectApplier {
                 case .keep:
                     return existing
                 case .fail:
+                    let first = try firstWriter(of: existing, KeyOfLookup(lookup: keyLookup, key: key), in: applied)
                     throw RecordError(
                         position: prepared.position, field: mapping.keyAttributes.first?.field?.text,
                         value: key.description,
-                        message: "\(mapping.entity.name) with key \(key) already exists (onConflict: fail)")
+                        message: "\(mapping.entity.name) with key \(key) already exists (onConflict: fail)"
+                            + (first.map { "; first written by the record at \($0)" } ?? ""))
                 case .update:
                     break
                 }
+            } else if staging.mappings.notesFirstWriters[mapping.number] {
+                applied.firstWriters.append((existing, KeyOfLookup(lookup: keyLookup, key: key), prepared.origin))
             }
         } else {
             object = try target.context.insert(mapping.entity)
-            if let key = prepared.key, let keyLookup = mapping.keyLookup { lookup.register(object, keyLookup, key) }
+            if let key = prepared.key, let keyLookup = mapping.keyLookup {
+                lookup.register(object, keyLookup, key)
+                if staging.mappings.notesFirstWriters[mapping.number] {
+                    applied.firstWriters.append((object, KeyOfLookup(lookup: keyLookup, key: key), prepared.origin))
+                }
+            }
         }
         if applied.origins[ObjectIdentifier(object)] == nil {
             applied.origins[ObjectIdentifier(object)] = prepared.origin
@@ -163,6 +175,31 @@ struct ObjectApplier {
 
     /// Whether `object`, found by `key`, is a destination the run created for a reference that
     /// no record has filled yet; from now on it counts as filled.
+    /// Where the record that first wrote `key` into `object` during this run is (nil: the
+    /// object was in the store before the run, or no record of a failing key wrote it).
+    private func firstWriter(of object: ManagedObject, _ key: KeyOfLookup, in applied: AppliedObjects) throws
+        -> SourcePosition?
+    {
+        let position: SourcePosition?
+        if let item = applied.firstWriters.first(where: { $0.object === object }) {
+            position = item.position.resolved
+        } else if object.isInserted {
+            position = applied.origins[ObjectIdentifier(object)]?.resolved
+        } else if target.isOwnRow(
+            object.objectID.key, in: ImportSQL.tableName(of: object.entity, in: target.context.model))
+        {
+            position = try target.context.readRows { try staging.firstWriter(of: key, on: $0) }
+        } else {
+            position = nil
+        }
+        // Without the record's path: a position read back from the store has none.
+        return position.map {
+            SourcePosition(
+                file: $0.file, line: $0.line, column: $0.column, byteOffset: $0.byteOffset,
+                recordNumber: $0.recordNumber)
+        }
+    }
+
     private func fillsPlaceholder(
         _ object: ManagedObject, _ keyLookup: LookupID, _ key: KeyValue, in applied: inout AppliedObjects
     ) throws -> Bool {

@@ -95,6 +95,7 @@ struct RowBuilder {
         }
         let linkMarks = linkCounts(of: rows)
         let stagedMark = rows.staged.count
+        let firstWritersMark = rows.firstWriters.count
         do {
             try fill(&row, of: reference, from: entry, of: batch, keyBytes: keyBytes, to: &rows)
         } catch {
@@ -103,7 +104,11 @@ struct RowBuilder {
                 rows.links[number].cut(to: mark)
             }
             rows.staged.removeSubrange(stagedMark...)
+            rows.firstWriters.removeSubrange(firstWritersMark...)
             throw error
+        }
+        if let lookup, layouts.notesFirstWriters[Int(entry.mapping)] {
+            rows.firstWriters.append(FirstWriterKey(lookup: Int32(lookup), key: entry.key, place: entry.place))
         }
         if let filling {
             rows.rows[entity].values.replaceSubrange(filling * width..<(filling + 1) * width, with: row)

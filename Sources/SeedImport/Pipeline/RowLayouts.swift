@@ -34,6 +34,8 @@ struct RowLayouts {
     /// attribute is not stored; the mapping's last is before the next mapping's start).
     let mappingEntities: [Int]
     let keyLookups: [Int]
+    /// Per mapping: whether its rows note where they first wrote their key (PlanMappings).
+    let notesFirstWriters: [Bool]
     let attributeColumnsStart: [Int]
     let attributeColumns: [Int]
     /// Per relationship mapping (by number): its destination lookup, its column in its owners'
@@ -108,6 +110,7 @@ struct RowLayouts {
         self.slotColumns = slotColumns
         mappingEntities = mappings.mappings.map(\.entity.index)
         keyLookups = mappings.keyLookups.map { $0 ?? -1 }
+        notesFirstWriters = mappings.notesFirstWriters
         var attributeColumnsStart: [Int] = []
         var attributeColumns: [Int] = []
         for mapping in mappings.mappings {
@@ -179,6 +182,16 @@ struct StagedKey {
     let place: SourcePlace
 }
 
+/// A key a new row wrote first, whose repetition fails (its error names this record too).
+struct FirstWriterKey {
+    /// The key's lookup number.
+    let lookup: Int32
+    /// The key, in the batch.
+    let key: Int32
+    /// Where the record is.
+    let place: SourcePlace
+}
+
 /// Everything one batch of the row path writes.
 struct RowBatch {
     /// New rows, by entity index.
@@ -187,6 +200,8 @@ struct RowBatch {
     var links: [LinkRows]
     /// Keys for the set-based pass after the load.
     var staged: [StagedKey] = []
+    /// Keys written first whose repetition fails.
+    var firstWriters: [FirstWriterKey] = []
     /// Where each destination created for a reference in this batch is (a record may fill it).
     var placeholders: [RowReference: (entity: Int, row: Int)] = [:]
 

@@ -4,7 +4,9 @@
 // (`seedkit_import_refs`), one row per key, written in the transaction of the batch that left
 // them. After the load they are resolved: those of new rows set-based (StagedResolution), those
 // of objects through the object path, a chunk at a time. Destinations the object path created
-// for references are listed in `seedkit_import_created` until a record fills them.
+// for references are listed in `seedkit_import_created` until a record fills them. Where each
+// key of a lookup that a mapping with `onConflict: fail` keys by was first written is noted in
+// `seedkit_import_first`, so that the error of a record repeating it names both records.
 // Invariants: memory holds one batch's or one chunk's references at a time, never the run's;
 // the tables exist only while a run is active (a resumed run finds them, a new run replaces a
 // killed run's, the run's end drops them in its last transaction).
@@ -46,6 +48,7 @@ struct WaitingReference {
 final class StagedReferences {
     static let table = "seedkit_import_refs"
     static let createdTable = "seedkit_import_created"
+    static let firstWritersTable = "seedkit_import_first"
 
     private let model: ObjectModel
     /// The run's mappings: relationship mappings and lookups are named by their numbers.
@@ -93,6 +96,11 @@ final class StagedReferences {
               line INTEGER NOT NULL, col INTEGER NOT NULL, byte INTEGER NOT NULL, record INTEGER NOT NULL);
             CREATE TABLE IF NOT EXISTS \(Self.createdTable)(lookup INTEGER NOT NULL, \(keyColumns.joined(separator: ", ")),
               PRIMARY KEY(lookup, \(keyColumns.joined(separator: ", "))));
+            CREATE TABLE IF NOT EXISTS \(Self.firstWritersTable)(lookup INTEGER NOT NULL,
+              \(keyColumns.joined(separator: ", ")), file INTEGER NOT NULL, line INTEGER NOT NULL, col INTEGER NOT NULL,
+              byte INTEGER NOT NULL, record INTEGER NOT NULL);
+            CREATE INDEX IF NOT EXISTS \(Self.firstWritersTable)_key
+              ON \(Self.firstWritersTable)(lookup, \(keyColumns.joined(separator: ", ")));
             """)
         let last = try connection.prepare("SELECT coalesce(max(ref), 0) + 1 FROM \(Self.table)")
         _ = try last.step()
@@ -101,7 +109,9 @@ final class StagedReferences {
 
     /// Drops the tables (the run's end, or a run undone).
     func drop(on connection: SQLiteConnection) throws {
-        try connection.execute("DROP TABLE IF EXISTS \(Self.table); DROP TABLE IF EXISTS \(Self.createdTable)")
+        try connection.execute(
+            "DROP TABLE IF EXISTS \(Self.table); DROP TABLE IF EXISTS \(Self.createdTable); "
+                + "DROP TABLE IF EXISTS \(Self.firstWritersTable)")
     }
 
     /// Whether references are staged.
@@ -184,13 +194,17 @@ final class StagedReferences {
         insert.bind(owner.key, at: 5)
         insert.bind(Int64(ordinal), at: 6)
         bindKey(7)
-        let base = Int32(7 + keyWidth)
-        insert.bind(Int64(file), at: base)
-        insert.bind(Int64(place.line), at: base + 1)
-        insert.bind(Int64(place.column), at: base + 2)
-        insert.bind(Int64(place.byteOffset), at: base + 3)
-        insert.bind(Int64(place.recordNumber), at: base + 4)
+        bind(file: file, place: place, from: Int32(7 + keyWidth), to: insert)
         try insert.execute()
+    }
+
+    /// Binds a position (the file's number and `place`) to the five parameters from `first`.
+    private func bind(file: Int, place: SourcePlace, from first: Int32, to statement: SQLiteStatement) {
+        statement.bind(Int64(file), at: first)
+        statement.bind(Int64(place.line), at: first + 1)
+        statement.bind(Int64(place.column), at: first + 2)
+        statement.bind(Int64(place.byteOffset), at: first + 3)
+        statement.bind(Int64(place.recordNumber), at: first + 4)
     }
 
     /// Notes destinations the object path created for references (inside the caller's transaction).
@@ -228,6 +242,70 @@ final class StagedReferences {
         query.bind(Int64(number(of: key.lookup)), at: 1)
         bind(key.key, from: 2, to: query)
         return try query.step()
+    }
+
+    // MARK: - First writers
+
+    /// Notes where the new rows of `batch` (read from the source numbered `source`) first wrote
+    /// keys whose repetition fails (inside the caller's transaction).
+    func noteFirstWriters(
+        _ keys: [FirstWriterKey], of batch: PreparedBatch, source: Int, on connection: SQLiteConnection
+    ) throws {
+        guard !keys.isEmpty else { return }
+        let insert = try firstWriterInsert(on: connection)
+        try batch.text.withUnsafeBytes { text in
+            let binder = FlatBinder(text: text, boxed: batch.boxed, constants: [])
+            for item in keys {
+                let parts = batch.parts(of: batch.keys[Int(item.key)])
+                insert.bind(Int64(item.lookup), at: 1)
+                for offset in 0..<keyWidth {
+                    binder.bind(
+                        offset < parts.count ? parts[parts.startIndex + offset] : .null, at: 2 + Int32(offset),
+                        to: insert)
+                }
+                bind(file: source, place: item.place, from: Int32(2 + keyWidth), to: insert)
+                try insert.execute()
+            }
+        }
+    }
+
+    /// Notes where objects first wrote keys whose repetition fails (inside the caller's transaction).
+    func noteFirstWriters(_ items: [(key: KeyOfLookup, position: SourcePosition)], on connection: SQLiteConnection)
+        throws
+    {
+        guard !items.isEmpty else { return }
+        let insert = try firstWriterInsert(on: connection)
+        for (key, position) in items {
+            insert.bind(Int64(number(of: key.lookup)), at: 1)
+            bind(key.key, from: 2, to: insert)
+            bind(
+                file: fileIndex[position.file] ?? -1,
+                place: SourcePlace(
+                    line: position.line, column: position.column, byteOffset: position.byteOffset,
+                    recordNumber: position.recordNumber), from: Int32(2 + keyWidth), to: insert)
+            try insert.execute()
+        }
+    }
+
+    /// Where the run first wrote `key`; nil when it did not (the row was in the store before).
+    func firstWriter(of key: KeyOfLookup, on connection: SQLiteConnection) throws -> SourcePosition? {
+        let query = try connection.cachedStatement(
+            "SELECT file, line, col, byte, record FROM \(Self.firstWritersTable) WHERE lookup = ? AND "
+                + keyColumns.map { "\($0) IS ?" }.joined(separator: " AND ") + " ORDER BY rowid LIMIT 1")
+        defer { query.reset() }
+        query.bind(Int64(number(of: key.lookup)), at: 1)
+        bind(key.key, from: 2, to: query)
+        guard try query.step() else { return nil }
+        return position(
+            SourcePositionParts(
+                file: query.int(0), line: query.int(1), column: query.int(2), byteOffset: query.int(3),
+                record: query.int(4)))
+    }
+
+    private func firstWriterInsert(on connection: SQLiteConnection) throws -> SQLiteStatement {
+        try connection.cachedStatement(
+            "INSERT INTO \(Self.firstWritersTable)(lookup, \(keyColumns.joined(separator: ", ")), file, line, col, "
+                + "byte, record) VALUES (" + Array(repeating: "?", count: keyWidth + 6).joined(separator: ", ") + ")")
     }
 
     /// Binds `key`'s parts to the `keyWidth` parameters from `first` (NULL past its last part).

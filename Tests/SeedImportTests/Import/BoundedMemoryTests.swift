@@ -222,9 +222,11 @@ import Testing
             reasons.insert(failure.reason)
         }
         #expect(reasons.count == 1)
-        // The 17th record repeats the code of the 8th.
+        // The 17th record repeats the code of the 9th, and its error names both (whether the
+        // key was still in the index, set aside past it, or found through objects).
         let reason = try #require(reasons.first)
         #expect(reason.contains("categories.csv:18:1 "))
-        #expect(reason.contains("already exists (onConflict: fail)"))
+        #expect(reason.contains("already exists (onConflict: fail); first written by the record at "))
+        #expect(reason.hasSuffix("categories.csv:10:1 (byte 167, record 9)"))
     }
 }
