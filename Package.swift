@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "SeedImport", targets: ["SeedImport"]),
         .library(name: "DeepCopy", targets: ["DeepCopy"]),
         .library(name: "SeedKit", targets: ["SeedKit"]),
+        .library(name: "PropertyLists", targets: ["PropertyLists"]),
         .executable(name: "seedkit", targets: ["seedkit"]),
         .plugin(name: "SeedKitPlugin", targets: ["SeedKitPlugin"]),
     ],
@@ -39,6 +40,12 @@ let package = Package(
                 "CLibXML2",
                 .product(name: "Yams", package: "Yams"),
             ]
+        ),
+
+        // Binary and XML property lists and NSKeyedArchiver archives, for untrusted input.
+        .target(
+            name: "PropertyLists",
+            dependencies: ["CLibXML2"]
         ),
 
         // Streaming CSV, JSON/NDJSON and XML record readers.
@@ -116,6 +123,7 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "RecordReadersTests", dependencies: ["RecordReaders"]),
+        .testTarget(name: "PropertyListsTests", dependencies: ["PropertyLists"]),
         .testTarget(name: "SeedKitTests", dependencies: ["SeedKit", "seedkit-loader-probe"]),
         .testTarget(name: "DeepCopyTests", dependencies: ["DeepCopy", "SeedImport"]),
         .testTarget(
