@@ -48,6 +48,12 @@ let package = Package(
             dependencies: ["CLibXML2"]
         ),
 
+        // Xcode mapping models (.xcmappingmodel) and their archived value expressions.
+        .target(
+            name: "MappingModels",
+            dependencies: ["PropertyLists"]
+        ),
+
         // Streaming CSV, JSON/NDJSON and XML record readers.
         .target(
             name: "RecordReaders",
@@ -124,6 +130,7 @@ let package = Package(
         ),
         .testTarget(name: "RecordReadersTests", dependencies: ["RecordReaders"]),
         .testTarget(name: "PropertyListsTests", dependencies: ["PropertyLists"]),
+        .testTarget(name: "MappingModelsTests", dependencies: ["MappingModels"], exclude: ["Fixtures"]),
         .testTarget(name: "SeedKitTests", dependencies: ["SeedKit", "seedkit-loader-probe"]),
         .testTarget(name: "DeepCopyTests", dependencies: ["DeepCopy", "SeedImport"]),
         .testTarget(

@@ -4,7 +4,8 @@
 // Security: the options are XML_PARSE_NONET, NOERROR, NOWARNING and BIG_LINES only — never NOENT,
 // DTDLOAD or DTDATTR — so the plist DOCTYPE is accepted but never fetched, no external entity is
 // loaded, and a document that declares entities is refused before its tree is read. libxml2
-// reports nothing on standard error; its last error (the one that stopped the parse) is thrown.
+// reports nothing on standard error: a handler on the parser context (never the global one)
+// keeps its first error, which is thrown.
 // Invariants: the same limits as the binary reader (size, values, depth); `CF$UID` dictionaries
 // become UIDs, as Core Foundation reads them; the document and context are always freed.
 import CLibXML2
@@ -48,13 +49,21 @@ public struct XMLPropertyListReader: Sendable {
         let options = Int32(
             XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
                 | XML_PARSE_BIG_LINES.rawValue)
-        let document = data.withUnsafeBytes { buffer in
-            xmlCtxtReadMemory(
-                parser, buffer.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(buffer.count), nil, nil, options)
+        let firstError = FirstXMLError()
+        let document = withExtendedLifetime(firstError) { () -> xmlDocPtr? in
+            parser.pointee._private = Unmanaged.passUnretained(firstError).toOpaque()
+            parser.pointee.sax.pointee.serror = FirstXMLError.handler
+            defer { parser.pointee._private = nil }
+            return data.withUnsafeBytes { buffer in
+                xmlCtxtReadMemory(
+                    parser, buffer.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(buffer.count), nil, nil,
+                    options)
+            }
         }
         defer { if let document { xmlFreeDoc(document) } }
+        if let error = firstError.error { throw error }
         guard let document, parser.pointee.wellFormed != 0 else {
-            throw Self.parseError(xmlCtxtGetLastError(parser)?.pointee)
+            throw PropertyListError(.invalidXML("the document is not well-formed XML"), at: .line(0, column: 0))
         }
         if let subset = document.pointee.intSubset, subset.pointee.entities != nil || subset.pointee.pentities != nil {
             throw PropertyListError(.invalidXML("entity declarations are not allowed"), at: .line(1, column: 0))
@@ -70,16 +79,6 @@ public struct XMLPropertyListReader: Sendable {
                 .invalidXML("<plist> holds \(values.count) values, not one"), at: Self.position(of: root))
         }
         return try builder.value(value, depth: 1)
-    }
-
-    /// The error libxml2 reported, or a generic one.
-    private static func parseError(_ report: xmlError?) -> PropertyListError {
-        guard let report else {
-            return PropertyListError(.invalidXML("the document is not well-formed XML"), at: .line(0, column: 0))
-        }
-        var message = report.message.map { String(cString: $0) } ?? "XML error \(report.code)"
-        while message.last?.isWhitespace == true { message.removeLast() }
-        return PropertyListError(.invalidXML(message), at: .line(Int(report.line), column: Int(report.int2)))
     }
 
     /// The element children of `node`, in order.
@@ -101,5 +100,23 @@ public struct XMLPropertyListReader: Sendable {
     /// The element's line.
     static func position(of node: xmlNodePtr) -> PropertyListError.Position {
         .line(Int(xmlGetLineNo(node)), column: 0)
+    }
+}
+
+/// Keeps the first error libxml2 reports while one document is parsed.
+private final class FirstXMLError {
+    private(set) var error: PropertyListError?
+
+    /// The parser context's structured error handler: libxml2 passes the context, whose
+    /// `_private` points at the collector for the duration of one parse.
+    static let handler: xmlStructuredErrorFunc = { context, report in
+        guard let context, let report, report.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
+        guard let collector = context.assumingMemoryBound(to: xmlParserCtxt.self).pointee._private else { return }
+        let first = Unmanaged<FirstXMLError>.fromOpaque(collector).takeUnretainedValue()
+        guard first.error == nil else { return }
+        var message = report.pointee.message.map { String(cString: $0) } ?? "XML error \(report.pointee.code)"
+        while message.last?.isWhitespace == true { message.removeLast() }
+        first.error = PropertyListError(
+            .invalidXML(message), at: .line(Int(report.pointee.line), column: Int(report.pointee.int2)))
     }
 }
