@@ -105,7 +105,7 @@ let package = Package(
         // A seeded mutation fuzzer for the record readers (see docs/Fuzzing.md).
         .executableTarget(
             name: "seedkit-fuzz",
-            dependencies: ["RecordReaders"]
+            dependencies: ["RecordReaders", "PropertyLists"]
         ),
 
         // Benchmarks (docs/Performance.md).

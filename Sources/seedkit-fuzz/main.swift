@@ -6,6 +6,7 @@
 //   seedkit-fuzz bench FILE [--format F] [--records PATH] [--runs N]
 //   seedkit-fuzz generate --format F --items N -o FILE
 //   seedkit-fuzz memory [--format F|all] [--items N] [--min-bytes SIZE] [--dir DIR] [--max-rss MB]
+//   seedkit-fuzz plist [--iterations N] [--seconds S] [--seed X] [--out DIR] [--max-memory MiB] [--max-rss MiB]
 //
 // See docs/Fuzzing.md. Exit status: 0 when nothing was found, 1 on a finding or failure,
 // 2 on a usage error.
@@ -22,6 +23,14 @@ case "replay": status = FuzzCommand.replay(arguments)
 case "bench": status = BenchCommand.run(arguments)
 case "generate": status = GenerateCommand.run(arguments)
 case "memory": status = MemoryCommand.run(arguments)
+case "plist":
+    status = PropertyListFuzz.run(
+        .init(
+            iterations: arguments.int("iterations", 20000), seconds: arguments.int("seconds", 0),
+            seed: UInt64(arguments.int("seed", 1)), directory: arguments.string("out") ?? ".",
+            maxMemory: arguments.int("max-memory", FuzzCommand.defaultMaxMemory),
+            maxResident: arguments.int("max-rss", FuzzCommand.defaultMaxResident),
+            residentCheckInterval: arguments.int("rss-every", 1000)))
 default:
     print(
         """
@@ -31,6 +40,7 @@ default:
                seedkit-fuzz bench FILE [--format F] [--records PATH] [--runs N]
                seedkit-fuzz generate --format F --items N -o FILE
                seedkit-fuzz memory [--format F|all] [--items N] [--min-bytes SIZE] [--dir DIR] [--max-rss MB]
+               seedkit-fuzz plist [--iterations N] [--seconds S] [--seed X] [--out DIR] [--max-memory MiB] [--max-rss MiB]
         """)
     status = arguments.command == "help" ? 0 : 2
 }
