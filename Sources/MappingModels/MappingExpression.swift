@@ -52,23 +52,17 @@ public enum MappingConstant: Sendable, Hashable {
     /// `nil`.
     case null
 
+    /// How the characters that need it are written inside a quoted string.
+    private static let escapes: [Unicode.Scalar: String] = [
+        "\"": "\\\"", "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t",
+    ]
+
     /// The constant in NSExpression format syntax: strings double-quoted with `\` escapes,
     /// booleans `TRUE` and `FALSE`, `nil`.
     public var format: String {
         switch self {
         case .string(let string):
-            var quoted = "\""
-            for character in string {
-                switch character {
-                case "\"": quoted += "\\\""
-                case "\\": quoted += "\\\\"
-                case "\n": quoted += "\\n"
-                case "\r": quoted += "\\r"
-                case "\t": quoted += "\\t"
-                default: quoted.append(character)
-                }
-            }
-            return quoted + "\""
+            return "\"" + string.unicodeScalars.map { Self.escapes[$0] ?? String($0) }.joined() + "\""
         case .integer(let integer): return String(integer)
         case .real(let real): return String(real)
         case .boolean(let boolean): return boolean ? "TRUE" : "FALSE"

@@ -25,7 +25,8 @@ public enum MappingExpressionError: Error, Sendable, Equatable, CustomStringConv
     public var description: String {
         switch self {
         case .archive(let error): "the archived expression cannot be read: \(error)"
-        case .unsupportedExpression(let className, let object): "unsupported expression: \(className) ($objects[\(object)])"
+        case .unsupportedExpression(let className, let object):
+            "unsupported expression: \(className) ($objects[\(object)])"
         case .malformed(let what, let object): "malformed archived expression: \(what) ($objects[\(object)])"
         }
     }
@@ -137,7 +138,8 @@ extension MappingExpression {
     private static func expectType(_ type: Int64, of object: ArchivedObject) throws(MappingExpressionError) {
         guard let field = object["NSExpressionType"] else { return }
         guard field == .scalar(.integer(type)) else {
-            throw .malformed("\(object.className) has NSExpressionType \(summary(of: field)), not \(type)", object: object.index)
+            throw .malformed(
+                "\(object.className) has NSExpressionType \(summary(of: field)), not \(type)", object: object.index)
         }
     }
 

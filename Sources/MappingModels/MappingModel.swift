@@ -49,7 +49,9 @@ public struct MappingModelVersion: Sendable, Hashable {
         let components = path.split(separator: "/").map(String.init)
         versionName = Self.removingExtension("xcdatamodel", from: components.last ?? path)
         let parent = components.dropLast().last
-        modelName = parent.flatMap { $0.lowercased().hasSuffix(".xcdatamodeld") ? Self.removingExtension("xcdatamodeld", from: $0) : nil }
+        modelName = parent.flatMap {
+            $0.lowercased().hasSuffix(".xcdatamodeld") ? Self.removingExtension("xcdatamodeld", from: $0) : nil
+        }
     }
 
     private static func removingExtension(_ suffix: String, from name: String) -> String {

@@ -48,7 +48,9 @@ enum PropertyListFuzz {
         var rejected = 0
         let start = Date()
         var iteration = 0
-        while options.seconds > 0 ? -start.timeIntervalSinceNow < Double(options.seconds) : iteration < options.iterations {
+        while options.seconds > 0
+            ? -start.timeIntervalSinceNow < Double(options.seconds) : iteration < options.iterations
+        {
             iteration += 1
             let input = mutator.mutate(corpus[mutator.below(corpus.count)], other: corpus[mutator.below(corpus.count)])
             let outcome = check(input)
@@ -71,7 +73,8 @@ enum PropertyListFuzz {
         }
         print(
             "plist: \(iteration) inputs in \(Int(-start.timeIntervalSinceNow)) s, \(rejected) rejected, "
-                + "corpus \(corpus.count), findings \(findings), peak RSS \(MemoryUsage.mebibytes(watch.formatPeak)) MiB")
+                + "corpus \(corpus.count), findings \(findings), peak RSS \(MemoryUsage.mebibytes(watch.formatPeak)) MiB"
+        )
         print("findings: \(findings)")
         return findings == 0 ? 0 : 1
     }
@@ -117,15 +120,20 @@ enum PropertyListFuzz {
                 "$archiver": "NSKeyedArchiver", "$version": 100_000, "$top": ["root": .uid(1)],
                 "$objects": [
                     "$null",
-                    ["NSOperand": .uid(3), "NSSelectorName": .uid(2), "NSExpressionType": 4, "NSArguments": .uid(6), "$class": .uid(9)],
+                    [
+                        "NSOperand": .uid(3), "NSSelectorName": .uid(2), "NSExpressionType": 4, "NSArguments": .uid(6),
+                        "$class": .uid(9),
+                    ],
                     "valueForKeyPath:", ["NSVariable": .uid(4), "NSExpressionType": 2, "$class": .uid(5)], "source",
                     ["$classname": "NSVariableExpression", "$classes": ["NSVariableExpression", "NSExpression"]],
-                    ["NS.objects": [.uid(7)], "$class": .uid(8)], ["NSKeyPath": .uid(4), "NSExpressionType": 10, "$class": .uid(5)],
+                    ["NS.objects": [.uid(7)], "$class": .uid(8)],
+                    ["NSKeyPath": .uid(4), "NSExpressionType": 10, "$class": .uid(5)],
                     ["$classname": "NSMutableArray"], ["$classname": "NSKeyPathExpression"],
                 ],
             ],
             [
-                true, false, 0, 255, 65_536, -1, .integer(Int64.max), 2.5, .date(Date(timeIntervalSinceReferenceDate: 1)),
+                true, false, 0, 255, 65_536, -1, .integer(Int64.max), 2.5,
+                .date(Date(timeIntervalSinceReferenceDate: 1)),
                 .data(Data([1, 2, 3])), "ascii", "Crème 😀", .uid(300), [[[["deep"]]]], ["k": [:]],
             ],
             .array((0..<40).map { .string("item \($0)") }),

@@ -58,26 +58,31 @@ import Testing
             let manager = archive.variable("manager")
             let name = archive.constant("ItemToItem")
             let source = archive.variable("source")
-            return archive.function(manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", [name, source])
+            return archive.function(
+                manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", [name, source])
         }
         #expect(
             expression
                 == .function(
-                    target: .variable("manager"), selector: "destinationInstancesForEntityMappingNamed:sourceInstances:",
+                    target: .variable("manager"),
+                    selector: "destinationInstancesForEntityMappingNamed:sourceInstances:",
                     arguments: [.constant(.string("ItemToItem")), .variable("source")]))
         #expect(
             expression.format
-                == #"FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "ItemToItem", $source)"#)
+                == #"FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "ItemToItem", $source)"#
+        )
         let relationship = try Self.decode { archive in
             let manager = archive.variable("manager")
             let name = archive.constant("cars")
             let source = archive.variable("source")
             let cars = archive.keyPath(source, "cars")
-            return archive.function(manager, "destinationInstancesForSourceRelationshipNamed:sourceInstances:", [name, cars])
+            return archive.function(
+                manager, "destinationInstancesForSourceRelationshipNamed:sourceInstances:", [name, cars])
         }
         #expect(
             relationship.format
-                == #"FUNCTION($manager, "destinationInstancesForSourceRelationshipNamed:sourceInstances:", "cars", $source.cars)"#)
+                == #"FUNCTION($manager, "destinationInstancesForSourceRelationshipNamed:sourceInstances:", "cars", $source.cars)"#
+        )
     }
 
     @Test func constants() throws {
@@ -87,7 +92,7 @@ import Testing
         #expect(try Self.decode { $0.constant(-7) } == .constant(.integer(-7)))
         #expect(try Self.decode { $0.constant(2.5) }.format == "2.5")
         #expect(try Self.decode { $0.constant(nil) }.format == "nil")
-        #expect(try Self.decode { $0.constant("say \"hi\"\\\n") }.format == #""say \"hi\"\\\n""#)
+        #expect(try Self.decode { $0.constant("say \"hi\"\\\r\n") }.format == #""say \"hi\"\\\r\n""#)
         // An entity-policy function with no arguments and a constant target.
         let policy = try Self.decode { archive in
             let target = archive.variable("entityPolicy")
@@ -106,7 +111,8 @@ import Testing
             let date = archive.object("NSDate", [("NS.time", 0.5)])
             return archive.object("NSConstantValueExpression", [("NSConstantValue", date), ("NSExpressionType", 0)])
         }
-        #expect(dateConstant == .unsupportedExpression(className: "NSConstantValueExpression holding NSDate", object: 3))
+        #expect(
+            dateConstant == .unsupportedExpression(className: "NSConstantValueExpression holding NSDate", object: 3))
         let selfKeyPath = Self.error { archive in
             let this = archive.object("NSSelfExpression", [("NSExpressionType", 1)])
             return archive.keyPath(this, "name")
@@ -151,11 +157,15 @@ import Testing
     @Test func hostileArchivesAreArchiveErrors() {
         var archive = ExpressionArchive()
         let root = archive.object("NSVariableExpression", [("NSVariable", .uid(99)), ("NSExpressionType", 2)])
-        #expect(Self.error(archive.data(root: root)) == .archive(PropertyListError(.uidOutOfRange(99, objectCount: 3), at: .archivedObject(1))))
+        #expect(
+            Self.error(archive.data(root: root))
+                == .archive(PropertyListError(.uidOutOfRange(99, objectCount: 3), at: .archivedObject(1))))
         var large = ExpressionArchive()
         let text = large.add(.string(String(repeating: "x", count: 1 << 20)))
         let constant = large.object("NSConstantValueExpression", [("NSConstantValue", text), ("NSExpressionType", 0)])
-        guard case .archive(let error)? = Self.error(large.data(root: constant)), case .inputTooLarge(_, 1 << 20) = error.reason else {
+        guard case .archive(let error)? = Self.error(large.data(root: constant)),
+            case .inputTooLarge(_, 1 << 20) = error.reason
+        else {
             Issue.record("a 1 MiB archive was not refused for its size")
             return
         }

@@ -31,7 +31,8 @@ import Testing
     @Test func scalarsOfEveryType() throws {
         let values: [PropertyListValue] = [
             true, false, 0.0, -0.0, 2.5, .real(.infinity), .real(-Double.greatestFiniteMagnitude),
-            .date(Date(timeIntervalSinceReferenceDate: 0)), .date(Date(timeIntervalSinceReferenceDate: -978_307_200.25)),
+            .date(Date(timeIntervalSinceReferenceDate: 0)),
+            .date(Date(timeIntervalSinceReferenceDate: -978_307_200.25)),
             .data(Data()), .data(Data(0..<14)), .data(Data(0..<15)), .data(Data((0..<300).map { UInt8($0 % 256) })),
             .uid(0), .uid(255), .uid(256), .uid(70_000), .uid(UInt64(UInt32.max) + 1),
         ]

@@ -42,7 +42,10 @@ import Testing
 
     static var expected: Data {
         let hex = Array(expectedHex.utf8)
-        return Data(stride(from: 0, to: hex.count, by: 2).map { UInt8(String(decoding: hex[$0...$0 + 1], as: UTF8.self), radix: 16) ?? 0 })
+        return Data(
+            stride(from: 0, to: hex.count, by: 2).map {
+                UInt8(String(decoding: hex[$0...$0 + 1], as: UTF8.self), radix: 16) ?? 0
+            })
     }
 
     @Test func metadataIsWrittenByteForByteAsPlistlibWritesIt() {

@@ -9,7 +9,8 @@ import Testing
     /// An archive of `objects` (after `$null`, so the first given is `$objects[1]`), root `root`.
     static func archive(_ objects: [PropertyListValue], root: PropertyListValue = .uid(1)) -> Data {
         BinaryPropertyListWriter().write([
-            "$version": 100_000, "$archiver": "NSKeyedArchiver", "$top": ["root": root], "$objects": .array(["$null"] + objects),
+            "$version": 100_000, "$archiver": "NSKeyedArchiver", "$top": ["root": root],
+            "$objects": .array(["$null"] + objects),
         ])
     }
 
@@ -29,7 +30,10 @@ import Testing
 
     /// `$source.owner` as Xcode archives it: valueForKeyPath: applied to $source with a key-path specifier.
     static let keyPathArchive = archive([
-        ["NSOperand": .uid(3), "NSSelectorName": .uid(2), "NSExpressionType": 4, "NSArguments": .uid(6), "$class": .uid(11)],
+        [
+            "NSOperand": .uid(3), "NSSelectorName": .uid(2), "NSExpressionType": 4, "NSArguments": .uid(6),
+            "$class": .uid(11),
+        ],
         "valueForKeyPath:",
         ["NSVariable": .uid(4), "NSExpressionType": 2, "$class": .uid(5)],
         "source",
@@ -57,12 +61,18 @@ import Testing
         let arguments = try #require(root["NSArguments"]?.arrayElements)
         #expect(arguments.count == 1)
         #expect(arguments.first?.objectValue?["NSKeyPath"]?.stringValue == "owner")
-        #expect(arguments.first?.objectValue?.classHierarchy == ["NSKeyPathSpecifierExpression", "NSExpression", "NSObject"])
+        #expect(
+            arguments.first?.objectValue?.classHierarchy == [
+                "NSKeyPathSpecifierExpression", "NSExpression", "NSObject",
+            ])
     }
 
     @Test func nullSharedObjectsAndPlainValues() throws {
         let data = Self.archive([
-            ["a": .uid(0), "b": .uid(2), "c": .uid(2), "list": [.uid(2), .uid(0), .uid(3)], "n": 5, "$class": .uid(4)],
+            [
+                "a": .uid(0), "b": .uid(2), "c": .uid(2), "list": [.uid(2), .uid(0), .uid(3)], "n": 5,
+                "$class": .uid(4),
+            ],
             ["x": true, "$class": .uid(5)],
             .data(Data([1, 2])),
             Self.className("Holder"),
@@ -88,7 +98,9 @@ import Testing
         let wrongArchiver = BinaryPropertyListWriter().write([
             "$version": 100_000, "$archiver": "NSArchiver", "$top": ["root": .uid(1)], "$objects": ["$null", "x"],
         ])
-        #expect(Self.error(wrongArchiver) == PropertyListError(.notAKeyedArchive("$archiver is not NSKeyedArchiver"), at: .archivedObject(0)))
+        #expect(
+            Self.error(wrongArchiver)
+                == PropertyListError(.notAKeyedArchive("$archiver is not NSKeyedArchiver"), at: .archivedObject(0)))
         let wrongVersion = BinaryPropertyListWriter().write([
             "$version": 200_000, "$archiver": "NSKeyedArchiver", "$top": ["root": .uid(1)], "$objects": ["$null", "x"],
         ])
@@ -97,8 +109,12 @@ import Testing
             "$version": 100_000, "$archiver": "NSKeyedArchiver", "$top": ["root": .uid(1)], "$objects": ["x", "y"],
         ])
         #expect(Self.error(noNull)?.reason == .notAKeyedArchive("$objects does not start with $null"))
-        #expect(Self.error(Self.archive(["x"], root: "not a UID"))?.reason == .notAKeyedArchive("$top has no UID called 'root'"))
-        #expect(Self.error(BinaryPropertyListWriter().write(["a"]))?.reason == .notAKeyedArchive("the top value is not a dictionary"))
+        #expect(
+            Self.error(Self.archive(["x"], root: "not a UID"))?.reason
+                == .notAKeyedArchive("$top has no UID called 'root'"))
+        #expect(
+            Self.error(BinaryPropertyListWriter().write(["a"]))?.reason
+                == .notAKeyedArchive("the top value is not a dictionary"))
         // A damaged property list underneath is the binary reader's error, with its byte offset.
         var damaged = Array(Self.keyPathArchive)
         damaged.removeLast(40)
@@ -106,7 +122,9 @@ import Testing
     }
 
     @Test func uidsOutOfRange() {
-        #expect(Self.error(Self.archive(["x"], root: .uid(9))) == PropertyListError(.uidOutOfRange(9, objectCount: 2), at: .archivedObject(0)))
+        #expect(
+            Self.error(Self.archive(["x"], root: .uid(9)))
+                == PropertyListError(.uidOutOfRange(9, objectCount: 2), at: .archivedObject(0)))
         let field = Self.archive([["f": .uid(3), "$class": .uid(2)], Self.className("C")])
         #expect(Self.error(field) == PropertyListError(.uidOutOfRange(3, objectCount: 3), at: .archivedObject(1)))
         let inArray = Self.archive([["f": [.uid(0), .uid(40)], "$class": .uid(2)], Self.className("C")])
@@ -118,18 +136,29 @@ import Testing
     @Test func cycles() {
         let itself = Self.archive([["me": .uid(1), "$class": .uid(2)], Self.className("C")])
         #expect(Self.error(itself) == PropertyListError(.cycle(object: 1), at: .archivedObject(1)))
-        let pair = Self.archive([["next": .uid(2), "$class": .uid(3)], ["back": [.uid(1)], "$class": .uid(3)], Self.className("C")])
+        let pair = Self.archive([
+            ["next": .uid(2), "$class": .uid(3)], ["back": [.uid(1)], "$class": .uid(3)], Self.className("C"),
+        ])
         #expect(Self.error(pair) == PropertyListError(.cycle(object: 1), at: .archivedObject(1)))
     }
 
     @Test func malformedObjects() {
-        #expect(Self.error(Self.archive([["x": 1]])) == PropertyListError(.invalidArchivedObject("a dictionary without $class"), at: .archivedObject(1)))
-        #expect(Self.error(Self.archive([["$class": "C"]]))?.reason == .invalidArchivedObject("$class is a string, not a UID"))
-        #expect(Self.error(Self.archive([["$class": .uid(2)], ["name": "C"]]))
-            == PropertyListError(.invalidArchivedObject("the class description has no $classname string"), at: .archivedObject(2)))
-        #expect(Self.error(Self.archive([["f": ["k": 1], "$class": .uid(2)], Self.className("C")]))?.reason
-            == .invalidArchivedObject("a field holds a dictionary, which archives store as objects"))
-        #expect(Self.error(Self.archive([[.uid(1)]]))?.reason == .invalidArchivedObject("an array or UID where an object belongs"))
+        #expect(
+            Self.error(Self.archive([["x": 1]]))
+                == PropertyListError(.invalidArchivedObject("a dictionary without $class"), at: .archivedObject(1)))
+        #expect(
+            Self.error(Self.archive([["$class": "C"]]))?.reason
+                == .invalidArchivedObject("$class is a string, not a UID"))
+        #expect(
+            Self.error(Self.archive([["$class": .uid(2)], ["name": "C"]]))
+                == PropertyListError(
+                    .invalidArchivedObject("the class description has no $classname string"), at: .archivedObject(2)))
+        #expect(
+            Self.error(Self.archive([["f": ["k": 1], "$class": .uid(2)], Self.className("C")]))?.reason
+                == .invalidArchivedObject("a field holds a dictionary, which archives store as objects"))
+        #expect(
+            Self.error(Self.archive([[.uid(1)]]))?.reason
+                == .invalidArchivedObject("an array or UID where an object belongs"))
     }
 
     @Test func depthAndValueLimits() throws {
@@ -137,7 +166,9 @@ import Testing
         func chain(_ length: Int) -> Data {
             let classIndex = length + 1
             let links: [PropertyListValue] = (1...length).map { index in
-                index == length ? ["$class": .uid(UInt64(classIndex))] : ["next": .uid(UInt64(index + 1)), "$class": .uid(UInt64(classIndex))]
+                index == length
+                    ? ["$class": .uid(UInt64(classIndex))]
+                    : ["next": .uid(UInt64(index + 1)), "$class": .uid(UInt64(classIndex))]
             }
             return Self.archive(links + [Self.className("Link")])
         }
@@ -149,7 +180,9 @@ import Testing
             ["all": .array(Array(repeating: .uid(4), count: 200)), "$class": .uid(3)],
             Self.className("Fan"), "leaf",
         ]
-        #expect(Self.error(Self.archive(fanOut), limits: PropertyListLimits(maxValues: 10_000))?.reason == .tooManyValues(limit: 10_000))
+        #expect(
+            Self.error(Self.archive(fanOut), limits: PropertyListLimits(maxValues: 10_000))?.reason
+                == .tooManyValues(limit: 10_000))
         #expect(try KeyedArchive(Self.archive(fanOut)).root().objectValue?["all"]?.arrayElements?.count == 200)
     }
 }

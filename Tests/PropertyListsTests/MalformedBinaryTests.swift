@@ -50,13 +50,17 @@ import Testing
     @Test func impossibleTrailerFields() {
         var raw = Raw(objects: [Raw.ascii("a")])
         raw.referenceSize = 0
-        #expect(Self.error(raw.bytes) == PropertyListError(.invalidTrailer("reference size 0 (1 to 8)"), at: .byte(raw.trailerStart + 7)))
+        #expect(
+            Self.error(raw.bytes)
+                == PropertyListError(.invalidTrailer("reference size 0 (1 to 8)"), at: .byte(raw.trailerStart + 7)))
         raw.referenceSize = 1
         raw.offsetSize = 9
         #expect(Self.error(raw.bytes)?.position == .byte(raw.trailerStart + 6))
         raw.offsetSize = 1
         raw.top = 1
-        #expect(Self.error(raw.bytes) == PropertyListError(.invalidTrailer("top object 1 of 1 objects"), at: .byte(raw.trailerStart + 16)))
+        #expect(
+            Self.error(raw.bytes)
+                == PropertyListError(.invalidTrailer("top object 1 of 1 objects"), at: .byte(raw.trailerStart + 16)))
         raw.top = 0
         raw.declaredTableStart = 4
         #expect(Self.error(raw.bytes)?.position == .byte(raw.trailerStart + 24))
@@ -64,13 +68,16 @@ import Testing
         #expect(Self.error(raw.bytes)?.position == .byte(raw.trailerStart + 24))
         raw.declaredTableStart = nil
         raw.declaredCount = 0
-        #expect(Self.error(raw.bytes) == PropertyListError(.invalidTrailer("no objects"), at: .byte(raw.trailerStart + 8)))
+        #expect(
+            Self.error(raw.bytes) == PropertyListError(.invalidTrailer("no objects"), at: .byte(raw.trailerStart + 8)))
     }
 
     @Test func hugeObjectCounts() {
         var raw = Raw(objects: [Raw.ascii("a")])
         raw.declaredCount = 1 << 40
-        #expect(Self.error(raw.bytes) == PropertyListError(.tooManyObjects(count: 1 << 40, limit: 10_000), at: .byte(raw.trailerStart + 8)))
+        #expect(
+            Self.error(raw.bytes)
+                == PropertyListError(.tooManyObjects(count: 1 << 40, limit: 10_000), at: .byte(raw.trailerStart + 8)))
         // Within the limit but more entries than the file holds.
         raw.declaredCount = 5_000
         raw.referenceSize = 2
@@ -86,7 +93,9 @@ import Testing
     @Test func offsetsOutOfRange() {
         var raw = Raw(objects: [Raw.array([1]), Raw.ascii("a")])
         raw.offsetOverrides = [1: UInt64(raw.tableStart)]
-        #expect(Self.error(raw.bytes) == PropertyListError(.offsetOutOfRange(UInt64(raw.tableStart)), at: .byte(raw.tableStart + 1)))
+        #expect(
+            Self.error(raw.bytes)
+                == PropertyListError(.offsetOutOfRange(UInt64(raw.tableStart)), at: .byte(raw.tableStart + 1)))
         raw.offsetOverrides = [0: 3]
         #expect(Self.error(raw.bytes) == PropertyListError(.offsetOutOfRange(3), at: .byte(raw.tableStart)))
     }
@@ -95,7 +104,8 @@ import Testing
         let raw = Raw(objects: [Raw.array([1, 5]), Raw.ascii("a")])
         #expect(Self.error(raw.bytes) == PropertyListError(.referenceOutOfRange(5, objectCount: 2), at: .byte(10)))
         let dictionary = Raw(objects: [Raw.dictionary(keys: [1], values: [7]), Raw.ascii("k")])
-        #expect(Self.error(dictionary.bytes) == PropertyListError(.referenceOutOfRange(7, objectCount: 2), at: .byte(10)))
+        #expect(
+            Self.error(dictionary.bytes) == PropertyListError(.referenceOutOfRange(7, objectCount: 2), at: .byte(10)))
     }
 
     @Test func cycles() throws {
@@ -146,7 +156,8 @@ import Testing
         // 1,000 references to an array of 1,000 references: a million values from a 2 KB file.
         let references = { (target: UInt8) in [0xAF, 0x11, 0x03, 0xE8] + [UInt8](repeating: target, count: 1_000) }
         let raw = Raw(objects: [references(1), references(2), Raw.ascii("x")], offsetSize: 2)
-        #expect(Self.error(raw.bytes) == PropertyListError(.tooManyValues(limit: 100_000), at: .byte(raw.offset(of: 1))))
+        #expect(
+            Self.error(raw.bytes) == PropertyListError(.tooManyValues(limit: 100_000), at: .byte(raw.offset(of: 1))))
         let generous = PropertyListLimits(maxValues: 1_001_001)
         #expect(try BinaryPropertyListReader(limits: generous).read(raw.bytes).arrayValue?.count == 1_000)
     }
@@ -156,7 +167,8 @@ import Testing
         #expect(Self.error(Raw(objects: [[0x0F]]).bytes) == PropertyListError(.unsupportedObject("fill"), at: .byte(8)))
         #expect(Self.error(Raw(objects: [[0xC0]]).bytes) == PropertyListError(.unsupportedObject("set"), at: .byte(8)))
         #expect(Self.error(Raw(objects: [[0x70]]).bytes) == PropertyListError(.unknownMarker(0x70), at: .byte(8)))
-        #expect(Self.error(Raw(objects: [[0x21, 0, 0]]).bytes) == PropertyListError(.unknownMarker(0x21), at: .byte(8)))
+        #expect(
+            Self.error(Raw(objects: [[0x21, 0, 0]]).bytes) == PropertyListError(.unknownMarker(0x21), at: .byte(8)))
         #expect(Self.error(Raw(objects: [[0x15, 0]]).bytes) == PropertyListError(.unknownMarker(0x15), at: .byte(8)))
         #expect(Self.error(Raw(objects: [[0x88, 0]]).bytes) == PropertyListError(.integerOutOfRange, at: .byte(8)))
     }
@@ -186,7 +198,9 @@ import Testing
         let highByte = Raw(objects: [[0x52, 0x41, 0xE9]])
         #expect(Self.error(highByte.bytes) == PropertyListError(.invalidString("ASCII"), at: .byte(8)))
         let integerKey = Raw(objects: [Raw.dictionary(keys: [1], values: [2]), [0x10, 0x01], Raw.ascii("v")])
-        #expect(Self.error(integerKey.bytes) == PropertyListError(.nonStringKey("integer"), at: .byte(integerKey.offset(of: 1))))
+        #expect(
+            Self.error(integerKey.bytes)
+                == PropertyListError(.nonStringKey("integer"), at: .byte(integerKey.offset(of: 1))))
         let twice = Raw(objects: [Raw.dictionary(keys: [1, 1], values: [2, 2]), Raw.ascii("k"), Raw.ascii("v")])
         #expect(Self.error(twice.bytes) == PropertyListError(.duplicateKey("k"), at: .byte(8)))
     }
@@ -194,6 +208,8 @@ import Testing
     @Test func errorsDescribeThemselves() {
         let error = PropertyListError(.referenceOutOfRange(77, objectCount: 12), at: .byte(1042))
         #expect(error.description == "byte 1042: the object reference 77 is out of range (12 objects)")
-        #expect(PropertyListError(.cycle(object: 3), at: .archivedObject(3)).description == "$objects[3]: object 3 contains itself")
+        #expect(
+            PropertyListError(.cycle(object: 3), at: .archivedObject(3)).description
+                == "$objects[3]: object 3 contains itself")
     }
 }

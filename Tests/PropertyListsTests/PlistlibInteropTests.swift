@@ -19,7 +19,8 @@ import Testing
         "scalars": [
             "true": true, "false": false, "zero": 0, "byte": 255, "short": 65_535, "int": 4_294_967_295,
             "long": .integer(Int64.max), "negative": -1, "minimum": .integer(Int64.min), "real": 2.5,
-            "tiny": .real(.leastNonzeroMagnitude), "infinite": .real(.infinity), "date": .date(Date(timeIntervalSinceReferenceDate: 86_400)),
+            "tiny": .real(.leastNonzeroMagnitude), "infinite": .real(.infinity),
+            "date": .date(Date(timeIntervalSinceReferenceDate: 86_400)),
             "before2001": .date(Date(timeIntervalSinceReferenceDate: -978_307_200)), "empty": .data(Data()),
             "bytes": .data(Data((0..<200).map { UInt8($0) })), "ascii": "plain", "utf16": "Crème brûlée 😀",
             "long string": .string(String(repeating: "x", count: 300)),
@@ -29,7 +30,9 @@ import Testing
         "deep": [[[[[[[[[["bottom"]]]]]]]]]],
         "archive": [
             "$archiver": "NSKeyedArchiver", "$version": 100_000, "$top": ["root": .uid(1)],
-            "$objects": ["$null", ["NSVariable": .uid(2), "$class": .uid(3)], "source", ["$classname": "NSVariableExpression"]],
+            "$objects": [
+                "$null", ["NSVariable": .uid(2), "$class": .uid(3)], "source", ["$classname": "NSVariableExpression"],
+            ],
         ],
     ]
 

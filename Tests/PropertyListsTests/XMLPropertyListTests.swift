@@ -81,25 +81,35 @@ import Testing
             return
         }
         #expect(message.contains("mismatch"))
-        #expect(Self.error("<plist>\n<dict>\n<string>x</string>\n</dict></plist>")
-            == PropertyListError(.invalidXML("<dict> holds <string> where a <key> belongs"), at: .line(3, column: 0)))
-        #expect(Self.error("<plist><dict><key>a</key></dict></plist>")?.reason == .invalidXML("the key 'a' has no value"))
-        #expect(Self.error("<plist><dict><key>a</key><true/><key>a</key><false/></dict></plist>")?.reason == .duplicateKey("a"))
-        #expect(Self.error("<plist>\n<set/></plist>") == PropertyListError(.invalidXML("<set> is not a property-list element"), at: .line(2, column: 0)))
+        #expect(
+            Self.error("<plist>\n<dict>\n<string>x</string>\n</dict></plist>")
+                == PropertyListError(
+                    .invalidXML("<dict> holds <string> where a <key> belongs"), at: .line(3, column: 0)))
+        #expect(
+            Self.error("<plist><dict><key>a</key></dict></plist>")?.reason == .invalidXML("the key 'a' has no value"))
+        #expect(
+            Self.error("<plist><dict><key>a</key><true/><key>a</key><false/></dict></plist>")?.reason
+                == .duplicateKey("a"))
+        #expect(
+            Self.error("<plist>\n<set/></plist>")
+                == PropertyListError(.invalidXML("<set> is not a property-list element"), at: .line(2, column: 0)))
         #expect(Self.error("<plist><integer>12a</integer></plist>")?.reason == .invalidXML("'12a' is not an integer"))
         #expect(Self.error("<plist><integer>9223372036854775808</integer></plist>")?.reason == .integerOutOfRange)
-        #expect(Self.error("<plist><date>2001-13-01T00:00:00Z</date></plist>")?.reason
-            == .invalidXML("'2001-13-01T00:00:00Z' is not an ISO 8601 date (YYYY-MM-DDTHH:MM:SSZ)"))
+        #expect(
+            Self.error("<plist><date>2001-13-01T00:00:00Z</date></plist>")?.reason
+                == .invalidXML("'2001-13-01T00:00:00Z' is not an ISO 8601 date (YYYY-MM-DDTHH:MM:SSZ)"))
         #expect(Self.error("<plist><data>!!!</data></plist>")?.reason == .invalidXML("'!!!' is not base64 data"))
         #expect(Self.error("<plist><true>x</true></plist>")?.reason == .invalidXML("<true/> must be empty"))
-        #expect(Self.error("<plist><string>a<b/></string></plist>")?.reason == .invalidXML("<string> may hold text only"))
+        #expect(
+            Self.error("<plist><string>a<b/></string></plist>")?.reason == .invalidXML("<string> may hold text only"))
         #expect(Self.error("<plist><true/><false/></plist>")?.reason == .invalidXML("<plist> holds 2 values, not one"))
     }
 
     @Test func entitiesAreNeverDeclaredOrFetched() {
         let internalEntity = "<!DOCTYPE plist [<!ENTITY e \"boom\">]><plist><string>&e;</string></plist>"
         #expect(Self.error(internalEntity)?.reason == .invalidXML("entity declarations are not allowed"))
-        let externalEntity = "<!DOCTYPE plist [<!ENTITY e SYSTEM \"file:///etc/passwd\">]><plist><string>&e;</string></plist>"
+        let externalEntity =
+            "<!DOCTYPE plist [<!ENTITY e SYSTEM \"file:///etc/passwd\">]><plist><string>&e;</string></plist>"
         #expect(Self.error(externalEntity)?.reason == .invalidXML("entity declarations are not allowed"))
     }
 
@@ -108,6 +118,8 @@ import Testing
         #expect(Self.error(deep)?.reason == .tooDeep(limit: 64))
         let wide = "<array>" + String(repeating: "<true/>", count: 50) + "</array>"
         #expect(Self.error(wide, limits: PropertyListLimits(maxObjects: 20))?.reason == .tooManyValues(limit: 20))
-        #expect(Self.error(wide, limits: PropertyListLimits(maxInputSize: 100))?.reason == .inputTooLarge(size: wide.utf8.count, limit: 100))
+        #expect(
+            Self.error(wide, limits: PropertyListLimits(maxInputSize: 100))?.reason
+                == .inputTooLarge(size: wide.utf8.count, limit: 100))
     }
 }

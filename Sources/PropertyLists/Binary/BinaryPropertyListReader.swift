@@ -48,7 +48,7 @@ public struct BinaryPropertyListReader: Sendable {
             throw PropertyListError(.inputTooLarge(size: bytes.count, limit: limits.maxInputSize), at: .byte(0))
         }
         let trailer = try BinaryPropertyListTrailer(bytes, limits: limits)
-        var decoder = BinaryObjectDecoder(bytes: bytes, trailer: trailer, limits: limits)
+        let decoder = BinaryObjectDecoder(bytes: bytes, trailer: trailer, limits: limits)
         return try decoder.object(trailer.topObject, depth: 1)
     }
 }
@@ -58,52 +58,28 @@ private struct BinaryObjectDecoder {
     let bytes: [UInt8]
     let trailer: BinaryPropertyListTrailer
     let limits: PropertyListLimits
-    /// Decoded objects by index.
-    private var decoded: [PropertyListValue?]
-    /// How many values each decoded object unfolds into (itself and all it contains).
-    private var unfoldedSize: [Int]
-    /// The objects being decoded (the path from the top object).
-    private var inProgress: [Bool]
-    /// Values produced so far, counting each use of a shared object.
-    private var valueCount = 0
+    let objects: SharedObjects<PropertyListValue>
 
     init(bytes: [UInt8], trailer: BinaryPropertyListTrailer, limits: PropertyListLimits) {
         self.bytes = bytes
         self.trailer = trailer
         self.limits = limits
-        decoded = Array(repeating: nil, count: trailer.objectCount)
-        unfoldedSize = Array(repeating: 0, count: trailer.objectCount)
-        inProgress = Array(repeating: false, count: trailer.objectCount)
+        objects = SharedObjects(count: trailer.objectCount, maxValues: limits.maxValues)
     }
 
     /// The object at `index`, which sits at nesting `depth`.
-    mutating func object(_ index: Int, depth: Int) throws(PropertyListError) -> PropertyListValue {
+    func object(_ index: Int, depth: Int) throws(PropertyListError) -> PropertyListValue {
         let offset = trailer.offsets[index]
-        guard depth <= limits.maxDepth else { throw PropertyListError(.tooDeep(limit: limits.maxDepth), at: .byte(offset)) }
-        if let value = decoded[index] {
-            try count(unfoldedSize[index], at: offset)
-            return value
+        guard depth <= limits.maxDepth else {
+            throw PropertyListError(.tooDeep(limit: limits.maxDepth), at: .byte(offset))
         }
-        guard !inProgress[index] else { throw PropertyListError(.cycle(object: index), at: .byte(offset)) }
-        inProgress[index] = true
-        let before = valueCount
-        try count(1, at: offset)
-        let value = try decode(at: offset, depth: depth)
-        inProgress[index] = false
-        decoded[index] = value
-        unfoldedSize[index] = valueCount - before
-        return value
-    }
-
-    private mutating func count(_ values: Int, at offset: Int) throws(PropertyListError) {
-        valueCount += values
-        guard valueCount <= limits.maxValues else {
-            throw PropertyListError(.tooManyValues(limit: limits.maxValues), at: .byte(offset))
+        return try objects.object(index, at: .byte(offset)) { () throws(PropertyListError) in
+            try decode(at: offset, depth: depth)
         }
     }
 
     /// Decodes the object whose marker is at `offset`.
-    private mutating func decode(at offset: Int, depth: Int) throws(PropertyListError) -> PropertyListValue {
+    private func decode(at offset: Int, depth: Int) throws(PropertyListError) -> PropertyListValue {
         let marker = bytes[offset]
         let low = Int(marker & 0x0F)
         switch marker >> 4 {
@@ -158,15 +134,16 @@ private struct BinaryObjectDecoder {
     }
 
     /// The dictionary whose marker is at `offset`: key references, then value references.
-    private mutating func dictionary(at offset: Int, depth: Int) throws(PropertyListError) -> PropertyListDictionary {
+    private func dictionary(at offset: Int, depth: Int) throws(PropertyListError) -> PropertyListDictionary {
         let references = try contents(at: offset, unit: 2 * trailer.referenceSize)
         let half = references.count / 2
         var result = PropertyListDictionary()
-        for position in stride(from: references.lowerBound, to: references.lowerBound + half, by: trailer.referenceSize) {
+        for position in stride(from: references.lowerBound, to: references.lowerBound + half, by: trailer.referenceSize)
+        {
             let keyIndex = try reference(at: position)
-            guard case .string(let key) = try object(keyIndex, depth: depth + 1) else {
-                let kind = decoded[keyIndex]?.kind ?? "value"
-                throw PropertyListError(.nonStringKey(kind), at: .byte(trailer.offsets[keyIndex]))
+            let keyValue = try object(keyIndex, depth: depth + 1)
+            guard case .string(let key) = keyValue else {
+                throw PropertyListError(.nonStringKey(keyValue.kind), at: .byte(trailer.offsets[keyIndex]))
             }
             guard !result.contains(key: key) else { throw PropertyListError(.duplicateKey(key), at: .byte(offset)) }
             result[key] = try object(try reference(at: position + half), depth: depth + 1)

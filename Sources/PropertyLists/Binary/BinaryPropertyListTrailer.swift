@@ -31,7 +31,8 @@ struct BinaryPropertyListTrailer {
             throw PropertyListError(.notAPropertyList, at: .byte(0))
         }
         guard bytes.count >= minimum else {
-            throw PropertyListError(.truncated("the trailer (\(bytes.count) bytes, at least \(minimum) needed)"), at: .byte(bytes.count))
+            throw PropertyListError(
+                .truncated("the trailer (\(bytes.count) bytes, at least \(minimum) needed)"), at: .byte(bytes.count))
         }
         let trailer = bytes.count - Self.size
         let offsetSize = Int(bytes[trailer + 6])
@@ -50,7 +51,8 @@ struct BinaryPropertyListTrailer {
             throw PropertyListError(.invalidTrailer("no objects"), at: .byte(trailer + 8))
         }
         guard declaredCount <= UInt64(limits.maxObjects) else {
-            throw PropertyListError(.tooManyObjects(count: declaredCount, limit: limits.maxObjects), at: .byte(trailer + 8))
+            throw PropertyListError(
+                .tooManyObjects(count: declaredCount, limit: limits.maxObjects), at: .byte(trailer + 8))
         }
         objectCount = Int(declaredCount)
         guard referenceSize == 8 || declaredCount < UInt64(1) << (8 * referenceSize) else {
@@ -65,7 +67,8 @@ struct BinaryPropertyListTrailer {
         topObject = Int(declaredTop)
         // The table must start after the header and one object, and end at the trailer or before.
         let tableSize = UInt64(objectCount * offsetSize)
-        guard tableStart > UInt64(Self.magic.count), tableStart <= UInt64(trailer), UInt64(trailer) - tableStart >= tableSize
+        guard tableStart > UInt64(Self.magic.count), tableStart <= UInt64(trailer),
+            UInt64(trailer) - tableStart >= tableSize
         else {
             throw PropertyListError(
                 .invalidTrailer("offset table at \(tableStart) with \(objectCount) entries of \(offsetSize) bytes"),

@@ -40,9 +40,13 @@ public struct KeyedArchive: Sendable {
     public init(propertyList: PropertyListValue, limits: PropertyListLimits = PropertyListLimits())
         throws(PropertyListError)
     {
-        func refuse(_ what: String) -> PropertyListError { PropertyListError(.notAKeyedArchive(what), at: .archivedObject(0)) }
+        func refuse(_ what: String) -> PropertyListError {
+            PropertyListError(.notAKeyedArchive(what), at: .archivedObject(0))
+        }
         guard let archive = propertyList.dictionaryValue else { throw refuse("the top value is not a dictionary") }
-        guard archive["$archiver"]?.stringValue == "NSKeyedArchiver" else { throw refuse("$archiver is not NSKeyedArchiver") }
+        guard archive["$archiver"]?.stringValue == "NSKeyedArchiver" else {
+            throw refuse("$archiver is not NSKeyedArchiver")
+        }
         guard archive["$version"]?.integerValue == 100_000 else { throw refuse("$version is not 100000") }
         guard let objects = archive["$objects"]?.arrayValue else { throw refuse("$objects is not an array") }
         guard objects.first?.stringValue == "$null" else { throw refuse("$objects does not start with $null") }
@@ -68,7 +72,7 @@ public struct KeyedArchive: Sendable {
         guard let uid = top[key]?.uidValue else {
             throw PropertyListError(.notAKeyedArchive("$top has no UID called '\(key)'"), at: .archivedObject(0))
         }
-        var resolver = ArchiveResolver(archive: self)
+        let resolver = ArchiveResolver(archive: self)
         return try resolver.object(named: uid, from: 0, depth: 1)
     }
 }
@@ -76,20 +80,15 @@ public struct KeyedArchive: Sendable {
 /// Resolves the objects of one archive, each once.
 private struct ArchiveResolver {
     let archive: KeyedArchive
-    private var resolved: [ArchivedValue?]
-    private var unfoldedSize: [Int]
-    private var inProgress: [Bool]
-    private var valueCount = 0
+    let objects: SharedObjects<ArchivedValue>
 
     init(archive: KeyedArchive) {
         self.archive = archive
-        resolved = Array(repeating: nil, count: archive.objects.count)
-        unfoldedSize = Array(repeating: 0, count: archive.objects.count)
-        inProgress = Array(repeating: false, count: archive.objects.count)
+        objects = SharedObjects(count: archive.objects.count, maxValues: archive.limits.maxValues)
     }
 
     /// The object `uid` names, referred to by `$objects[owner]`, at nesting `depth`.
-    mutating func object(named uid: UInt64, from owner: Int, depth: Int) throws(PropertyListError) -> ArchivedValue {
+    func object(named uid: UInt64, from owner: Int, depth: Int) throws(PropertyListError) -> ArchivedValue {
         guard uid < UInt64(archive.objects.count) else {
             throw PropertyListError(.uidOutOfRange(uid, objectCount: archive.objects.count), at: .archivedObject(owner))
         }
@@ -98,30 +97,13 @@ private struct ArchiveResolver {
         guard depth <= archive.limits.maxDepth else {
             throw PropertyListError(.tooDeep(limit: archive.limits.maxDepth), at: .archivedObject(index))
         }
-        if let value = resolved[index] {
-            try count(unfoldedSize[index], at: index)
-            return value
-        }
-        guard !inProgress[index] else { throw PropertyListError(.cycle(object: index), at: .archivedObject(index)) }
-        inProgress[index] = true
-        let before = valueCount
-        try count(1, at: index)
-        let value = try resolve(index, depth: depth)
-        inProgress[index] = false
-        resolved[index] = value
-        unfoldedSize[index] = valueCount - before
-        return value
-    }
-
-    private mutating func count(_ values: Int, at index: Int) throws(PropertyListError) {
-        valueCount += values
-        guard valueCount <= archive.limits.maxValues else {
-            throw PropertyListError(.tooManyValues(limit: archive.limits.maxValues), at: .archivedObject(index))
+        return try objects.object(index, at: .archivedObject(index)) { () throws(PropertyListError) in
+            try resolve(index, depth: depth)
         }
     }
 
     /// `$objects[index]` resolved: an object with its class and fields, or a plain value.
-    private mutating func resolve(_ index: Int, depth: Int) throws(PropertyListError) -> ArchivedValue {
+    private func resolve(_ index: Int, depth: Int) throws(PropertyListError) -> ArchivedValue {
         switch archive.objects[index] {
         case .dictionary(let dictionary):
             guard let classUID = dictionary["$class"] else { throw invalid(index, "a dictionary without $class") }
@@ -130,7 +112,8 @@ private struct ArchiveResolver {
             for (key, value) in dictionary where key != "$class" {
                 fields[key] = try field(value, of: index, depth: depth + 1)
             }
-            return .object(ArchivedObject(index: index, className: className, classHierarchy: hierarchy, fields: fields))
+            return .object(
+                ArchivedObject(index: index, className: className, classHierarchy: hierarchy, fields: fields))
         case .array, .uid:
             throw invalid(index, "an array or UID where an object belongs")
         case let scalar:
@@ -139,7 +122,7 @@ private struct ArchiveResolver {
     }
 
     /// A field value of `$objects[owner]`: a UID or an array resolved, a plain value kept.
-    private mutating func field(_ value: PropertyListValue, of owner: Int, depth: Int) throws(PropertyListError)
+    private func field(_ value: PropertyListValue, of owner: Int, depth: Int) throws(PropertyListError)
         -> ArchivedValue
     {
         switch value {
@@ -149,23 +132,26 @@ private struct ArchiveResolver {
             guard depth <= archive.limits.maxDepth else {
                 throw PropertyListError(.tooDeep(limit: archive.limits.maxDepth), at: .archivedObject(owner))
             }
-            try count(1, at: owner)
+            try objects.count(1, at: .archivedObject(owner))
             var members: [ArchivedValue] = []
             for element in elements { members.append(try field(element, of: owner, depth: depth + 1)) }
             return .array(members)
         case .dictionary:
             throw invalid(owner, "a field holds a dictionary, which archives store as objects")
         case let scalar:
-            try count(1, at: owner)
+            try objects.count(1, at: .archivedObject(owner))
             return .scalar(scalar)
         }
     }
 
     /// The class name and hierarchy of the class description `uid` names.
-    private func classDescription(_ uid: PropertyListValue, of owner: Int) throws(PropertyListError) -> (String, [String]) {
+    private func classDescription(_ uid: PropertyListValue, of owner: Int) throws(PropertyListError) -> (
+        String, [String]
+    ) {
         guard let index = uid.uidValue else { throw invalid(owner, "$class is a \(uid.kind), not a UID") }
         guard index < UInt64(archive.objects.count) else {
-            throw PropertyListError(.uidOutOfRange(index, objectCount: archive.objects.count), at: .archivedObject(owner))
+            throw PropertyListError(
+                .uidOutOfRange(index, objectCount: archive.objects.count), at: .archivedObject(owner))
         }
         let description = archive.objects[Int(index)]
         guard let name = description["$classname"]?.stringValue else {

@@ -28,7 +28,9 @@ struct XMLValueBuilder {
             return try dictionary(node, depth: depth)
         case "array":
             var elements: [PropertyListValue] = []
-            for element in XMLPropertyListReader.elements(in: node) { elements.append(try value(element, depth: depth + 1)) }
+            for element in XMLPropertyListReader.elements(in: node) {
+                elements.append(try value(element, depth: depth + 1))
+            }
             return .array(elements)
         case "true", "false":
             guard try text(of: node).allSatisfy(\.isWhitespace) else {
@@ -45,11 +47,15 @@ struct XMLValueBuilder {
             return .real(real)
         case "date":
             let text = try text(of: node).trimmingCharacters(in: .whitespacesAndNewlines)
-            guard let date = Self.date(text) else { throw invalid("an ISO 8601 date (YYYY-MM-DDTHH:MM:SSZ)", text, at: position) }
+            guard let date = Self.date(text) else {
+                throw invalid("an ISO 8601 date (YYYY-MM-DDTHH:MM:SSZ)", text, at: position)
+            }
             return .date(date)
         case "data":
             let text = try text(of: node).filter { !$0.isWhitespace }
-            guard let data = Data(base64Encoded: text) else { throw invalid("base64 data", String(text.prefix(40)), at: position) }
+            guard let data = Data(base64Encoded: text) else {
+                throw invalid("base64 data", String(text.prefix(40)), at: position)
+            }
             return .data(data)
         default:
             throw PropertyListError(.invalidXML("<\(name)> is not a property-list element"), at: position)
@@ -67,7 +73,8 @@ struct XMLValueBuilder {
             guard XMLPropertyListReader.name(of: keyNode) == "key" else {
                 let name = XMLPropertyListReader.name(of: keyNode)
                 throw PropertyListError(
-                    .invalidXML("<dict> holds <\(name)> where a <key> belongs"), at: XMLPropertyListReader.position(of: keyNode))
+                    .invalidXML("<dict> holds <\(name)> where a <key> belongs"),
+                    at: XMLPropertyListReader.position(of: keyNode))
             }
             let key = try text(of: keyNode)
             guard index + 1 < children.count else {
@@ -104,12 +111,16 @@ struct XMLValueBuilder {
         return result
     }
 
-    private func invalid(_ expected: String, _ text: String, at position: PropertyListError.Position) -> PropertyListError {
+    private func invalid(_ expected: String, _ text: String, at position: PropertyListError.Position)
+        -> PropertyListError
+    {
         PropertyListError(.invalidXML("'\(text)' is not \(expected)"), at: position)
     }
 
     /// A decimal integer with an optional sign, or a hexadecimal one after `0x`.
-    private static func integer(_ text: String, at position: PropertyListError.Position) throws(PropertyListError) -> Int64 {
+    private static func integer(_ text: String, at position: PropertyListError.Position) throws(PropertyListError)
+        -> Int64
+    {
         var digits = Substring(text.trimmingCharacters(in: .whitespacesAndNewlines))
         let negative = digits.first == "-"
         if digits.first == "-" || digits.first == "+" { digits = digits.dropFirst() }

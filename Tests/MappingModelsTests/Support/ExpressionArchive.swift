@@ -58,14 +58,18 @@ struct ExpressionArchive {
         object(className, [("NS.objects", .array(members))])
     }
 
-    mutating func function(_ operand: PropertyListValue, _ selector: String, _ arguments: [PropertyListValue],
-        className: String = "NSFunctionExpression") -> PropertyListValue
-    {
+    mutating func function(
+        _ operand: PropertyListValue, _ selector: String, _ arguments: [PropertyListValue],
+        className: String = "NSFunctionExpression"
+    ) -> PropertyListValue {
         let selectorUID = add(.string(selector))
         let argumentsUID = array(arguments)
         return object(
             className,
-            [("NSOperand", operand), ("NSSelectorName", selectorUID), ("NSExpressionType", 4), ("NSArguments", argumentsUID)])
+            [
+                ("NSOperand", operand), ("NSSelectorName", selectorUID), ("NSExpressionType", 4),
+                ("NSArguments", argumentsUID),
+            ])
     }
 
     /// `operand.path` as Xcode archives it.
@@ -76,7 +80,10 @@ struct ExpressionArchive {
         let argumentsUID = array([specifier], className: "NSMutableArray")
         return object(
             "NSKeyPathExpression",
-            [("NSOperand", operand), ("NSSelectorName", selectorUID), ("NSExpressionType", 4), ("NSArguments", argumentsUID)])
+            [
+                ("NSOperand", operand), ("NSSelectorName", selectorUID), ("NSExpressionType", 4),
+                ("NSArguments", argumentsUID),
+            ])
     }
 
     /// The archive with `root` at `$top.root`.
