@@ -37,7 +37,7 @@ public struct SeedBuilder: Sendable {
     /// Builds the seed at `output` (default: the plan's `store:`), reporting the import's
     /// progress to `progress` (on another task, in order).
     ///
-    /// - Throws: ``SeedBuildError``, ``ImportFailure`` or ``PlanErrors``; the output is untouched.
+    /// - Throws: ``SeedBuildError``, `ImportFailure` or `PlanErrors` (from SeedImport); the output is untouched.
     public func build(
         to output: String? = nil, progress: @escaping @Sendable (ImportProgress) -> Void = { _ in }
     ) async throws -> Result {

@@ -54,7 +54,7 @@ public final class SeedLoader: Sendable {
         (progress, continuation) = AsyncStream.makeStream(of: Progress.self, bufferingPolicy: .bufferingNewest(64))
     }
 
-    /// Brings the seed into the user's store as docs/FirstLaunch.md decides (see ``Outcome``).
+    /// Brings the seed into the user's store, deciding from the store's metadata what to do (see ``Outcome``).
     ///
     /// - Throws: ``SeedLoadError`` (incompatible model, no version to compare, a file error),
     ///   `CancellationError`, or the merge's or import's error; the user's store is then as it
