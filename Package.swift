@@ -7,6 +7,7 @@ let package = Package(
     name: "SeedKit",
     products: [
         .library(name: "GraphStore", targets: ["GraphStore"]),
+        .library(name: "ModelFiles", targets: ["ModelFiles"]),
         .library(name: "RecordReaders", targets: ["RecordReaders"]),
         .library(name: "SeedImport", targets: ["SeedImport"]),
         .library(name: "DeepCopy", targets: ["DeepCopy"]),
@@ -18,6 +19,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         // `swift package generate-documentation`: the DocC catalogs (docs/APIDocumentation.md).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -33,15 +36,16 @@ let package = Package(
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]
         ),
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
 
         // The object graph: model, SQLite store, contexts, objects, fetches.
         .target(
             name: "GraphStore",
-            dependencies: [
-                "CSQLite",
-                "CLibXML2",
-                .product(name: "Yams", package: "Yams"),
-            ]
+            dependencies: ["CSQLite", .product(name: "Crypto", package: "swift-crypto")]
         ),
 
         // Binary and XML property lists and NSKeyedArchiver archives, for untrusted input.
@@ -50,16 +54,23 @@ let package = Package(
             dependencies: ["CLibXML2"]
         ),
 
-        // Xcode mapping models (.xcmappingmodel) and their archived value expressions.
+        // Model files: Xcode models (.xcdatamodeld, .xcdatamodel, contents) and mapping models
+        // (.xcmappingmodel), and SeedKit's YAML/JSON model files.
         .target(
-            name: "MappingModels",
-            dependencies: ["PropertyLists"]
+            name: "ModelFiles",
+            dependencies: [
+                "GraphStore",
+                "PropertyLists",
+                "CLibXML2",
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
 
-        // Streaming CSV, JSON/NDJSON and XML record readers.
+        // Streaming CSV, JSON/NDJSON and XML record readers (plain or gzip input).
         .target(
             name: "RecordReaders",
-            dependencies: ["CLibXML2"]
+            dependencies: ["CLibXML2", "CZlib"]
         ),
 
         // Plan-driven import: plans, coercion, key matching, batched saves.
@@ -67,21 +78,28 @@ let package = Package(
             name: "SeedImport",
             dependencies: [
                 "GraphStore",
+                "ModelFiles",
                 "RecordReaders",
                 .product(name: "Yams", package: "Yams"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
 
         // Store-to-store copies of object graphs, merged by unique keys.
         .target(
             name: "DeepCopy",
-            dependencies: ["GraphStore"]
+            dependencies: ["GraphStore", .product(name: "Logging", package: "swift-log")]
         ),
 
         // The three uses: seed builds (SeedBuilder), first launch (SeedLoader).
         .target(
             name: "SeedKit",
-            dependencies: ["GraphStore", "SeedImport", "DeepCopy"]
+            dependencies: [
+                "GraphStore", "ModelFiles", "SeedImport", "DeepCopy",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
 
         // The command-line tool.
@@ -89,11 +107,13 @@ let package = Package(
             name: "seedkit",
             dependencies: [
                 "GraphStore",
+                "ModelFiles",
                 "RecordReaders",
                 "SeedImport",
                 "SeedKit",
                 "DeepCopy",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
 
@@ -104,10 +124,13 @@ let package = Package(
             dependencies: ["seedkit"]
         ),
 
-        // A seeded mutation fuzzer for the record readers (see docs/Fuzzing.md).
+        // A seeded mutation fuzzer for the record readers, and the benchmark catalog generator
+        // (see docs/Fuzzing.md).
         .executableTarget(
             name: "seedkit-fuzz",
-            dependencies: ["RecordReaders", "PropertyLists"]
+            dependencies: [
+                "RecordReaders", "PropertyLists", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
 
         // Benchmarks (docs/Performance.md).
@@ -125,19 +148,23 @@ let package = Package(
             path: "Tests/Probes/SeedLoaderProbe"
         ),
 
+        .testTarget(name: "GraphStoreTests", dependencies: ["GraphStore"]),
         .testTarget(
-            name: "GraphStoreTests",
-            dependencies: ["GraphStore"],
+            name: "ModelFilesTests",
+            dependencies: ["ModelFiles", "PropertyLists"],
             exclude: ["Fixtures"]
         ),
-        .testTarget(name: "RecordReadersTests", dependencies: ["RecordReaders"]),
+        .testTarget(
+            name: "RecordReadersTests",
+            dependencies: ["RecordReaders"],
+            exclude: ["Fixtures"]
+        ),
         .testTarget(name: "PropertyListsTests", dependencies: ["PropertyLists"]),
-        .testTarget(name: "MappingModelsTests", dependencies: ["MappingModels"], exclude: ["Fixtures"]),
         .testTarget(name: "SeedKitTests", dependencies: ["SeedKit", "seedkit-loader-probe"]),
-        .testTarget(name: "DeepCopyTests", dependencies: ["DeepCopy", "SeedImport"]),
+        .testTarget(name: "DeepCopyTests", dependencies: ["DeepCopy", "SeedImport", "ModelFiles"]),
         .testTarget(
             name: "SeedKitCLITests",
-            dependencies: ["seedkit", "GraphStore"]
+            dependencies: ["seedkit", "seedkit-fuzz", "GraphStore", "SeedImport", "DeepCopy"]
         ),
         .testTarget(
             name: "SeedImportTests",

@@ -44,7 +44,7 @@ from typing import Callable
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / ".bench"
-GENERATOR = ROOT / "tools" / "generate_catalog.py"
+GENERATOR = [ROOT / "Sources" / "seedkit-fuzz" / name for name in ("CatalogRecords.swift", "CatalogWriter.swift")]
 GROUPS = ("reader", "import", "reimport", "copy", "first-launch")
 RSS_LIMIT_MB = 200.0
 MB = 1e6
@@ -281,14 +281,14 @@ def find_xmllint() -> str | None:
 def ensure_data(n: int, seed: int) -> Path:
     """The catalog of `n` items in `.bench/data-n`, generated unless already there."""
     out = BENCH / f"data-{n}"
-    stamp = {"n": n, "seed": seed, "generator": hashlib.sha256(GENERATOR.read_bytes()).hexdigest()}
+    stamp = {"n": n, "seed": seed, "generator": hashlib.sha256(b"".join(p.read_bytes() for p in GENERATOR)).hexdigest()}
     stamp_file = out / "stamp.json"
     if stamp_file.exists() and json.loads(stamp_file.read_text()) == stamp:
         return out
     if out.exists():
         shutil.rmtree(out)
     log(f"generating the catalog of {n} items into {out.relative_to(ROOT)}…")
-    run([sys.executable, str(GENERATOR), str(n), "--seed", str(seed), "--out", str(out)])
+    run(["swift", "run", "-c", "release", "seedkit-fuzz", "generate", str(n), "--seed", str(seed), "--out", str(out)])
     stamp_file.write_text(json.dumps(stamp))
     return out
 

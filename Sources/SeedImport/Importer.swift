@@ -2,6 +2,7 @@
 // on a thread of its own, with progress as an AsyncSequence.
 import Foundation
 import GraphStore
+import ModelFiles
 
 /// Runs an import plan.
 ///

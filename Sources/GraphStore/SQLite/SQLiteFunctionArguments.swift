@@ -94,7 +94,7 @@ public struct SQLiteFunctionArguments {
     /// NULL).
     ///
     /// ```swift
-    /// let digest = arguments.withBlob(0) { SHA256Hasher.hexDigest(of: $0) }
+    /// let digest = arguments.withBlob(0) { Data(SHA256.hash(bufferPointer: $0)) }
     /// ```
     public func withBlob<R>(_ index: Int, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         let argument = value(index)

@@ -347,7 +347,7 @@ public final class SQLiteStatement {
     /// (an empty buffer for NULL or an empty blob). The bytes are valid only inside `body`.
     ///
     /// ```swift
-    /// let checksum = statement.withBlob(3) { SHA256Hasher.hexDigest(of: $0) }
+    /// let checksum = statement.withBlob(3) { Data(SHA256.hash(bufferPointer: $0)) }
     /// ```
     public func withBlob<R>(_ column: Int32, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows
         -> R

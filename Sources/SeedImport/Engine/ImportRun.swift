@@ -6,6 +6,7 @@
 // created); with `skip`, bad records are refused whole and written to the rejects file.
 import Foundation
 import GraphStore
+import Logging
 import RecordReaders
 
 /// Runs a plan into a store.
@@ -156,6 +157,7 @@ final class ImportRun {
         let rows =
             freshStore && options.usesRowPath && RowPathRules.admit(compiled, model: model)
             ? RowBatchWriter(model: model) : nil
+        importLog.debug("writing \(rows == nil ? "through objects" : "rows directly") (fresh store: \(freshStore))")
         for index in checkpoint.source..<plan.sources.count {
             let skip = index == checkpoint.source ? checkpoint.records : 0
             try importSource(
@@ -213,7 +215,7 @@ final class ImportRun {
         for item in records {
             report.records += 1
             switch item.prepared {
-            case .success(let object): prepared.append((object, item.record))
+            case .success(let object): if let record = item.record { prepared.append((object, record)) }
             case .failure(let error): try reject(error, record: item.record, entity: entity)
             }
         }
@@ -458,6 +460,7 @@ final class ImportRun {
         if let quote = options.quote { csv.quote = quote.utf8.first }
         if let header = options.header { csv.hasHeader = header }
         if let ragged = options.allowRagged { csv.allowRagged = ragged }
+        if let strict = options.strict { csv.strict = strict }
         return csv
     }
 }

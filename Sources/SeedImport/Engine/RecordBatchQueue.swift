@@ -3,9 +3,10 @@
 // queue that the writing thread drains.
 // Invariants: at most `capacity` batches wait in the queue (memory stays bounded); the reader
 // thread owns its RecordReader (it never crosses threads), only Sendable records and prepared
-// values do; the queue always ends with `.end` or `.failure`, after every record read before
-// the failure. Batches the writing thread is done with come back through `recycle` and are
-// freed on the reader thread, which has time to spare, rather than on the writing one.
+// values do; a broken record the reader skipped travels in its batch as a refused record; the
+// queue always ends with `.end` or `.failure`, after every record read before the failure.
+// Batches the writing thread is done with come back through `recycle` and are freed on the
+// reader thread, which has time to spare, rather than on the writing one.
 import Dispatch
 import Foundation
 import RecordReaders
@@ -13,7 +14,8 @@ import Synchronization
 
 /// A record and what preparing it gave: its values, or why it does not fit.
 struct PreparedRecord: Sendable {
-    let record: SourceRecord
+    /// The record; `nil` for a broken record the reader skipped (its error holds the raw text).
+    let record: SourceRecord?
     let prepared: Result<PreparedObject, RecordError>
 }
 
@@ -119,19 +121,24 @@ final class RecordBatchQueue: Sendable {
             resolvedMapping = mapping.resolving(resolved)
             guard put(.mapping(resolvedMapping)) else { return }
             var skipped = 0
-            while let record = try reader.next() {
+            while let result = try reader.nextResult() {
                 bytesConsumed = reader.bytesConsumed
                 if skipped < skip {
                     skipped += 1
                     continue
                 }
                 let prepared: Result<PreparedObject, RecordError>
-                do {
-                    prepared = .success(try preparer.prepare(record, mapping: resolvedMapping))
-                } catch {
-                    prepared = .failure(error)
+                switch result {
+                case .success(let record):
+                    do {
+                        prepared = .success(try preparer.prepare(record, mapping: resolvedMapping))
+                    } catch {
+                        prepared = .failure(error)
+                    }
+                case .failure(let broken):
+                    prepared = .failure(RecordError(broken))
                 }
-                records.append(PreparedRecord(record: record, prepared: prepared))
+                records.append(PreparedRecord(record: try? result.get(), prepared: prepared))
                 if records.count == batchSize {
                     guard put(.batch(RecordBatch(records: records, bytesConsumed: reader.bytesConsumed))) else {
                         return

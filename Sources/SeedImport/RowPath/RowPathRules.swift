@@ -16,7 +16,8 @@ enum RowPathRules {
             model.entities[index].relationships.allSatisfy { relationship in
                 let declaration = relationship.declaration
                 return relationship.isTransient
-                    || (declaration.isOptional && declaration.minCount == 0 && declaration.maxCount == 0)
+                    || (declaration.isOptional
+                        && (!relationship.isToMany || (declaration.minCount == 0 && declaration.maxCount == 0)))
             }
         }
     }

@@ -3,6 +3,7 @@
 // VACUUM, switch to a single-file journal, and rename the result into place atomically.
 // Invariants: the same inputs give a byte-identical file (no timestamps or random UUIDs: the
 // store UUID is derived from the inputs); the output path never holds a half-built file.
+import Crypto
 import Foundation
 import GraphStore
 import SeedImport
@@ -133,8 +134,7 @@ public struct SeedBuilder: Sendable {
     /// A UUID derived from the model, the plan and the sources' contents.
     private func derivedUUID(plan: ImportPlan, checksums: [String: String]) throws -> UUID {
         let text = Self.json(checksums) + "\n" + (try String(contentsOfFile: planFile, encoding: .utf8))
-        let digest = SHA256Hasher.digest(of: Array(text.utf8))
-        var bytes = Array(digest.prefix(16))
+        var bytes = Array(SHA256.hash(data: Array(text.utf8)).prefix(16))
         bytes[6] = (bytes[6] & 0x0F) | 0x50  // version 5 style (name-based)
         bytes[8] = (bytes[8] & 0x3F) | 0x80  // RFC 4122 variant
         return UUID(
@@ -148,11 +148,11 @@ public struct SeedBuilder: Sendable {
     static func checksum(ofFile path: String) throws -> String {
         guard let handle = FileHandle(forReadingAtPath: path) else { throw SeedBuildError("cannot read \(path)") }
         defer { try? handle.close() }
-        var hasher = SHA256Hasher()
+        var hasher = SHA256()
         while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-            chunk.withUnsafeBytes { hasher.update($0) }
+            hasher.update(data: chunk)
         }
-        return hasher.finalizeHex()
+        return hasher.finalize().hex
     }
 
     private static func json(_ values: [String: String]) -> String {

@@ -15,6 +15,8 @@
 // deciding; an incompatible seed model is reported before anything is written.
 import Foundation
 import GraphStore
+import ModelFiles
+import Logging
 import SeedImport
 
 /// Prepares the user's store at app start-up from the seed the app ships with.
@@ -152,7 +154,9 @@ public final class SeedLoader: Sendable {
 
     /// The outcome when the store's version means there is nothing to do, else nil.
     private func nothingToDo(storeVersion: String?, seedVersion: String) -> Outcome? {
-        switch SeedVersionOrder(store: storeVersion, seed: seedVersion) {
+        let order = SeedVersionOrder(store: storeVersion, seed: seedVersion)
+        loaderLog.debug("store \(store) at seed version \(storeVersion ?? "-"), seed \(seedVersion): \(order)")
+        return switch order {
         case .same: .upToDate(version: seedVersion)
         case .newer: .storeIsNewer(store: storeVersion ?? "", seed: seedVersion)
         case .missing, .older, .different: nil
