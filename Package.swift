@@ -129,7 +129,8 @@ let package = Package(
         .executableTarget(
             name: "seedkit-fuzz",
             dependencies: [
-                "RecordReaders", "PropertyLists", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "RecordReaders", "PropertyLists", "ModelFiles",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 

@@ -1,14 +1,16 @@
-// PropertyListFuzzCommand: `seedkit-fuzz plist`, the seeded mutation loop for the binary property-list
-// reader and the keyed-archive resolver (PropertyLists). Each mutant of a corpus of bplists
-// (Core Data metadata, archived expressions, every object type, wide and deep containers) is
-// read under the crash and hang watchdog (CrashGuard); when it reads, the value is written and
-// read again, and the second writing must give the same bytes as the first (the reader and the
-// writer agree on every value the reader accepts); a value shaped like a keyed archive is
-// resolved too. Memory is capped and watched as in the record-reader loop. Findings are saved
-// under --out as crash-plist.bin, hang-plist.bin, roundtrip-plist-N.bin or memory-plist.bin.
+// PropertyListFuzzCommand: `seedkit-fuzz plist`, the seeded mutation loop for the binary
+// property-list reader, the keyed-archive resolver (PropertyLists) and the decoder of mapping
+// models' archived expressions (ModelFiles). Each mutant of a corpus of bplists (Core Data
+// metadata, archived expressions, every object type, wide and deep containers) is read under the
+// crash and hang watchdog (CrashGuard); when it reads, the value is written and read again, and
+// the second writing must give the same bytes as the first (the reader and the writer agree on
+// every value the reader accepts); a value shaped like a keyed archive is resolved and decoded as
+// an expression too. Memory is capped and watched as in the record-reader loop. Findings are
+// saved under --out as crash-plist.bin, hang-plist.bin, roundtrip-plist-N.bin or memory-plist.bin.
 
 import ArgumentParser
 import Foundation
+import ModelFiles
 import PropertyLists
 
 struct PropertyListFuzzCommand: ParsableCommand {
@@ -112,6 +114,7 @@ struct PropertyListFuzzCommand: ParsableCommand {
         var archive = "plain"
         if let keyed = try? KeyedArchive(propertyList: value) {
             archive = (try? keyed.root()).map { "archive \($0.objectValue?.className ?? "value")" } ?? "archive error"
+            archive += (try? MappingExpression(archive: Data(input))) == nil ? ", no expression" : ", expression"
         }
         return "ok \(value.kind) \(archive)"
     }

@@ -69,8 +69,8 @@ import Testing
                     <relationship name="attributemappings" type="0/0" destination="XDDEVATTRIBUTEMAPPING" idrefs="z3"></relationship>
                     <relationship name="siblings" type="0/0" destination="XDDEVENTITYMAPPING" idrefs=""></relationship>
                 </OBJECT>
-                <object type="XDDEVATTRIBUTEMAPPING" id="z3">
-                    <attribute name="name" type="string">xyz</attribute>
+                <object TYPE="XDDEVATTRIBUTEMAPPING" Id="z3">
+                    <attribute NAME="name" type="string">xyz</attribute>
                     <attribute name="valueexpressiondata" type="binary">\(Self.keyPathArchive("abc.def"))</attribute>
                     <attribute name="sourcekeypath" type="string">abc</attribute>
                 </object>
