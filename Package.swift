@@ -13,8 +13,10 @@ let package = Package(
         .library(name: "DeepCopy", targets: ["DeepCopy"]),
         .library(name: "SeedKit", targets: ["SeedKit"]),
         .library(name: "PropertyLists", targets: ["PropertyLists"]),
+        .library(name: "SeedKitCodegen", targets: ["SeedKitCodegen"]),
         .executable(name: "seedkit", targets: ["seedkit"]),
         .plugin(name: "SeedKitPlugin", targets: ["SeedKitPlugin"]),
+        .plugin(name: "SeedKitCodegenPlugin", targets: ["SeedKitCodegenPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -102,6 +104,18 @@ let package = Package(
             ]
         ),
 
+        // Text from a model: typed Swift code for its entities, Mermaid and Graphviz diagrams.
+        .target(
+            name: "SeedKitCodegen",
+            dependencies: ["GraphStore"]
+        ),
+
+        // Drafts a plan (and a model) from the first records of sample files (`seedkit plan infer`).
+        .target(
+            name: "PlanInference",
+            dependencies: ["GraphStore", "ModelFiles", "RecordReaders", "SeedImport"]
+        ),
+
         // The command-line tool.
         .executableTarget(
             name: "seedkit",
@@ -112,6 +126,8 @@ let package = Package(
                 "SeedImport",
                 "SeedKit",
                 "DeepCopy",
+                "SeedKitCodegen",
+                "PlanInference",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -120,6 +136,14 @@ let package = Package(
         // Builds an app's seed store at build time from its plan (docs/FirstLaunch.md).
         .plugin(
             name: "SeedKitPlugin",
+            capability: .buildTool(),
+            dependencies: ["seedkit"]
+        ),
+
+        // Generates typed Swift code at build time from the models in a target's folder
+        // (docs/CodeGeneration.md).
+        .plugin(
+            name: "SeedKitCodegenPlugin",
             capability: .buildTool(),
             dependencies: ["seedkit"]
         ),
@@ -167,9 +191,18 @@ let package = Package(
             name: "SeedKitCLITests",
             dependencies: ["seedkit", "seedkit-fuzz", "GraphStore", "SeedImport", "DeepCopy"]
         ),
+        .testTarget(name: "PlanInferenceTests", dependencies: ["PlanInference", "SeedImport", "GraphStore", "ModelFiles"]),
+        .testTarget(name: "SeedKitCodegenTests", dependencies: ["SeedKitCodegen", "GraphStore", "ModelFiles"]),
+        // The code `seedkit generate` writes for the catalog and Grocery Dude models, compiled and
+        // used (one target per model: both have an `Item`); SeedKitCodegenTests checks that
+        // generating again gives the same bytes.
+        .testTarget(name: "GeneratedCatalogTests", dependencies: ["GraphStore", "ModelFiles"]),
+        .testTarget(name: "GeneratedGroceryTests", dependencies: ["GraphStore", "ModelFiles"]),
+        // Builds a package that uses both plugins (SeedKitPlugin, SeedKitCodegenPlugin).
+        .testTarget(name: "SeedKitPluginTests", exclude: ["Fixtures"]),
         .testTarget(
             name: "SeedImportTests",
-            dependencies: ["SeedImport"],
+            dependencies: ["SeedImport", .product(name: "Yams", package: "Yams")],
             exclude: ["Fixtures"]
         ),
     ]

@@ -56,21 +56,12 @@ public final class Importer: Sendable {
         let planFile = self.planFile
         let continuation = self.continuation
         let model = try self.model ?? Self.loadModel(for: plan, options: options)
-        return try await withCheckedThrowingContinuation { (result: CheckedContinuation<ImportReport, any Error>) in
-            let thread = Thread {
-                defer { continuation.finish() }
-                do {
-                    let run = ImportRun(plan: plan, model: model, planFile: planFile, options: options) {
-                        continuation.yield($0)
-                    }
-                    result.resume(returning: try run.execute())
-                } catch {
-                    result.resume(throwing: error)
-                }
+        return try await BlockingWork.run(name: "seedkit.import") { _ in
+            defer { continuation.finish() }
+            let run = ImportRun(plan: plan, model: model, planFile: planFile, options: options) {
+                continuation.yield($0)
             }
-            thread.name = "seedkit.import"
-            thread.stackSize = 8 << 20
-            thread.start()
+            return try run.execute()
         }
     }
 

@@ -19,6 +19,8 @@ struct SeedKitCommand: AsyncParsableCommand {
             ExportCommand.self,
             ModelCommand.self,
             CheckCommand.self,
+            GenerateCommand.self,
+            PlanCommand.self,
         ]
     )
 

@@ -200,8 +200,9 @@ struct XcodeModelReaderTests {
         #expect(try relationship(model, "Publisher", "books").deleteRule == .deny)
         #expect(try relationship(model, "Book", "reviews").deleteRule == .noAction)
         let manyToMany = try #require(model.entity(named: "Book")?.relationship(named: "authors"))
-        guard case .joinTable = manyToMany.storage else {
-            Issue.record("a many-to-many relationship is kept in a join table, not \(manyToMany.storage)")
+        let storage = StoreLayout(model: model, rules: SeedKitLayout()).storage(of: manyToMany)
+        guard case .joinTable = storage else {
+            Issue.record("a many-to-many relationship is kept in a join table, not \(storage)")
             return
         }
     }

@@ -66,7 +66,7 @@ final class ImportRun {
         let compiled = try compileSources()
         do {
             if options.dryRun {
-                watermarks = try context.readRows(nextFreeKeys).mapValues { $0 - 1 }
+                watermarks = try context.readRows { try nextFreeKeys(of: store.layout, on: $0) }.mapValues { $0 - 1 }
                 try context.withoutCommitting {
                     try importAll(compiled, context: context, freshStore: !existed)
                 }
@@ -91,7 +91,7 @@ final class ImportRun {
             }
         } catch {
             if !existed && !options.dryRun {
-                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: storePath + suffix) }
+                try? StoreFiles.remove(storePath)
             }
             report.seconds = Date().timeIntervalSince(started)
             report.committed = false
@@ -155,8 +155,8 @@ final class ImportRun {
         let resolver = ObjectResolver(context: context, usesMemoryIndex: freshStore)
         let applier = BatchApplier(context: context, resolver: resolver)
         let rows =
-            freshStore && options.usesRowPath && RowPathRules.admit(compiled, model: model)
-            ? RowBatchWriter(model: model) : nil
+            freshStore && options.usesRowPath && RowPathRules.admit(compiled, layout: context.store.layout)
+            ? RowBatchWriter(layout: context.store.layout) : nil
         importLog.debug("writing \(rows == nil ? "through objects" : "rows directly") (fresh store: \(freshStore))")
         for index in checkpoint.source..<plan.sources.count {
             let skip = index == checkpoint.source ? checkpoint.records : 0
@@ -226,9 +226,10 @@ final class ImportRun {
     private func leaveOutUnchanged(
         _ prepared: [(PreparedObject, SourceRecord)], mapping: CompiledMapping, writers: BatchWriters
     ) throws -> [(PreparedObject, SourceRecord)] {
-        guard options.comparesStoredRows, UnchangedRecords.applies(to: mapping) else { return prepared }
+        let layout = writers.context.store.layout
+        guard options.comparesStoredRows, UnchangedRecords.applies(to: mapping, layout: layout) else { return prepared }
         let unchanged = try writers.context.readRows { connection in
-            try UnchangedRecords(model: model, resolver: writers.resolver, connection: connection)
+            try UnchangedRecords(layout: layout, resolver: writers.resolver, connection: connection)
                 .find(in: prepared, mapping: mapping)
         }
         guard !unchanged.isEmpty else { return prepared }
@@ -237,7 +238,9 @@ final class ImportRun {
     }
 
     /// Applies prepared records to objects of the context (the object path).
-    private func applyBatch(_ prepared: [(PreparedObject, SourceRecord)], mapping: CompiledMapping, writers: BatchWriters)
+    private func applyBatch(
+        _ prepared: [(PreparedObject, SourceRecord)], mapping: CompiledMapping, writers: BatchWriters
+    )
         throws
     {
         var wanted: [LookupID: Set<KeyValue>] = [:]
@@ -394,7 +397,7 @@ final class ImportRun {
     private func leaveOut(_ refused: [ManagedObject], context: ObjectContext) throws {
         var seen: Set<ObjectIdentifier> = []
         for owner in refused where seen.insert(ObjectIdentifier(owner)).inserted {
-            let table = model.root(of: owner.entity).tableName
+            let table = context.store.layout.table(of: owner.entity)
             guard owner.objectID.key > watermarks[table, default: 0],
                 !owner.entity.relationships.contains(where: { $0.deleteRule == .deny })
             else { continue }

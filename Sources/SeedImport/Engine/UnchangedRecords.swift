@@ -13,23 +13,25 @@ import RecordReaders
 /// Finds the records of a batch that leave the store as it is.
 struct UnchangedRecords {
     private let model: ObjectModel
+    private let layout: StoreLayout
     private let resolver: ObjectResolver
     private let connection: SQLiteConnection
-    private static let chunkSize = 256
+    private static let chunks = 256
 
     /// A finder reading with `connection` (the import context's, so it sees every saved batch).
-    init(model: ObjectModel, resolver: ObjectResolver, connection: SQLiteConnection) {
-        self.model = model
+    init(layout: StoreLayout, resolver: ObjectResolver, connection: SQLiteConnection) {
+        self.model = layout.model
+        self.layout = layout
         self.resolver = resolver
         self.connection = connection
     }
 
     /// Whether the comparison can decide for records of `mapping` at all.
-    static func applies(to mapping: CompiledMapping) -> Bool {
+    static func applies(to mapping: CompiledMapping, layout: StoreLayout) -> Bool {
         guard mapping.keyLookup != nil, mapping.onConflict != .fail else { return false }
         return mapping.relationships.allSatisfy { relationship in
             guard case .reference = relationship.source else { return false }
-            switch relationship.relationship.storage {
+            switch layout.storage(of: relationship.relationship) {
             case .foreignKey: return !relationship.relationship.isToMany
             case .joinTable, .inverseForeignKey: return relationship.relationship.isToMany
             case .transient: return false
@@ -40,7 +42,7 @@ struct UnchangedRecords {
     /// The positions in `records` of those that would change nothing, with the concrete entity
     /// of each one's row.
     func find(in records: [(PreparedObject, SourceRecord)], mapping: CompiledMapping) throws -> [Int: ModelEntity] {
-        guard Self.applies(to: mapping) else { return [:] }
+        guard Self.applies(to: mapping, layout: layout) else { return [:] }
         // Records are read in place through the buffer (`records[position].0.key`): copying a
         // prepared object would reference-count each of its parts.
         return try records.withUnsafeBufferPointer { try find(in: $0, mapping: mapping) }
@@ -75,9 +77,8 @@ struct UnchangedRecords {
     private func entities(of candidates: [StoredRow]) -> [Int: ModelEntity] {
         var result: [Int: ModelEntity] = [:]
         for candidate in candidates {
-            let index = Int(candidate.entityID) - 1
-            guard model.entities.indices.contains(index) else { continue }
-            result[candidate.position] = model.entities[index]
+            guard let entity = layout.entity(number: candidate.entityID) else { continue }
+            result[candidate.position] = entity
         }
         return result
     }
@@ -90,7 +91,7 @@ struct UnchangedRecords {
         let position: Int
         /// The row's key.
         let key: Int64
-        /// The store ID of its concrete entity.
+        /// The store's number of its concrete entity.
         let entityID: Int64
         /// By relationship slot: `.some(key)` for the mapped to-ones read, nil for the others.
         var toOne: [Int64??]
@@ -107,30 +108,35 @@ struct UnchangedRecords {
         let keyAttributes = lookup.slots.map { entity.attributes[$0] }
         let attributes = mapping.attributes.map { entity.attributes[$0.slot] }.filter { !$0.isTransient }
         let toOnes = mapping.relationships.map(\.relationship).filter { !$0.isToMany }
-        var columns = ["pk", "ent"] + keyAttributes.map { SQLiteIdentifier.quote($0.columnName) }
+        var columns =
+            [layout.keyColumn, layout.entityColumn]
+            + keyAttributes.map { SQLiteIdentifier.quote(layout.column(of: $0)) }
         var columnOfSlot = [Int32?](repeating: nil, count: entity.attributes.count)
         for attribute in attributes {
             columnOfSlot[attribute.index] = Int32(columns.count)
-            columns.append(SQLiteIdentifier.quote(attribute.columnName))
+            columns.append(SQLiteIdentifier.quote(layout.column(of: attribute)))
         }
         let firstToOne = Int32(columns.count)
         for relationship in toOnes {
-            guard case .foreignKey(let column) = relationship.storage else { return [] }
+            guard case .foreignKey(let column) = layout.storage(of: relationship) else { return [] }
             columns.append(SQLiteIdentifier.quote(column))
         }
-        let kinds = Set(entity.kindStoreIDs)
+        let kinds = Set(layout.kindNumbers(of: entity))
         let checksValues = mapping.onConflict != .keep
         var rows: [StoredRow] = []
         var seen: Set<Int> = []
         var repeated: Set<Int> = []
         try forEachRow(
             select: columns.joined(separator: ", "),
-            from: SQLiteIdentifier.quote(model.entities[entity.rootIndex].tableName),
-            matching: keyAttributes.map(\.columnName), values: positions.keys.map(\.parts)
+            from: SQLiteIdentifier.quote(layout.table(of: entity)),
+            matching: keyAttributes.map(layout.column(of:)), values: positions.keys.map(\.parts)
         ) { statement in
             var parts: [AttributeValue] = []
             for (offset, attribute) in keyAttributes.enumerated() {
-                guard let value = statement.attributeValue(at: Int32(2 + offset), type: attribute.type) else { return }
+                guard
+                    let value = statement.attributeValue(
+                        at: Int32(2 + offset), type: attribute.type, encoding: layout.values)
+                else { return }
                 parts.append(value)
             }
             guard let position = positions[KeyValue(parts)] else { return }
@@ -142,7 +148,9 @@ struct UnchangedRecords {
             guard kinds.contains(statement.int64(1)) else { return }
             if checksValues {
                 let holdsValues = records[position].0.values.allSatisfy { slot, value in
-                    columnOfSlot[slot].map { statement.holds(value, at: $0, type: entity.attributes[slot].type) }
+                    columnOfSlot[slot].map {
+                        statement.holds(value, at: $0, type: entity.attributes[slot].type, encoding: layout.values)
+                    }
                         ?? false
                 }
                 guard holdsValues else { return }
@@ -161,7 +169,8 @@ struct UnchangedRecords {
     // MARK: - Relationships
 
     /// The stored key of every destination the records at `positions` refer to, by lookup and key.
-    private func destinationKeys(_ positions: [Int], of records: UnsafeBufferPointer<(PreparedObject, SourceRecord)>) throws
+    private func destinationKeys(_ positions: [Int], of records: UnsafeBufferPointer<(PreparedObject, SourceRecord)>)
+        throws
         -> [LookupID: [KeyValue: Int64]]
     {
         var wanted: [LookupID: Set<KeyValue>] = [:]
@@ -174,18 +183,21 @@ struct UnchangedRecords {
         for (lookup, keys) in wanted where !keys.isEmpty {
             let entity = model.entities[lookup.entityIndex]
             let attributes = lookup.slots.map { entity.attributes[$0] }
-            let kinds = Set(entity.kindStoreIDs)
+            let kinds = Set(layout.kindNumbers(of: entity))
             var map: [KeyValue: Int64] = [:]
             try forEachRow(
-                select: (["pk", "ent"] + attributes.map { SQLiteIdentifier.quote($0.columnName) }).joined(
-                    separator: ", "),
-                from: SQLiteIdentifier.quote(model.entities[entity.rootIndex].tableName),
-                matching: attributes.map(\.columnName), values: keys.map(\.parts)
+                select: ([layout.keyColumn, layout.entityColumn]
+                    + attributes.map { SQLiteIdentifier.quote(layout.column(of: $0)) }).joined(separator: ", "),
+                from: SQLiteIdentifier.quote(layout.table(of: entity)),
+                matching: attributes.map(layout.column(of:)), values: keys.map(\.parts)
             ) { statement in
                 guard kinds.contains(statement.int64(1)) else { return }
                 var parts: [AttributeValue] = []
                 for (offset, attribute) in attributes.enumerated() {
-                    guard let value = statement.attributeValue(at: Int32(2 + offset), type: attribute.type) else {
+                    guard
+                        let value = statement.attributeValue(
+                            at: Int32(2 + offset), type: attribute.type, encoding: layout.values)
+                    else {
                         return
                     }
                     parts.append(value)
@@ -207,12 +219,12 @@ struct UnchangedRecords {
             let ownerColumn: String
             let memberColumn: String
             let orderColumn: String?
-            switch relationship.storage {
+            switch layout.storage(of: relationship) {
             case .joinTable(let joinTable, let source, let destination, let order):
                 (table, ownerColumn, memberColumn, orderColumn) = (joinTable, source, destination, order)
             case .inverseForeignKey(let column, let order):
-                table = model.destination(of: relationship).tableName
-                (ownerColumn, memberColumn, orderColumn) = (column, "pk", order)
+                table = layout.table(of: model.destination(of: relationship))
+                (ownerColumn, memberColumn, orderColumn) = (column, layout.keyColumn, order)
             case .foreignKey, .transient:
                 continue
             }
@@ -257,38 +269,28 @@ struct UnchangedRecords {
     // MARK: - Queries
 
     /// Runs `SELECT select FROM table WHERE (columns) IN (values…)` in chunks of a fixed size
-    /// (the same SQL text each time, so the statement is prepared once), calling `row` per row.
+    /// (``KeyChunks``: the same SQL text each time, so the statement is prepared once), calling
+    /// `row` per row.
     private func forEachRow(
         select: String, from table: String, matching columns: [String], values: [[AttributeValue]],
         orderBy: String? = nil, _ row: (SQLiteStatement) throws -> Void
     ) throws {
         guard !values.isEmpty, !columns.isEmpty else { return }
-        let tuple = "(" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
-        let target =
-            columns.count == 1
-            ? SQLiteIdentifier.quote(columns[0])
-            : "(" + columns.map(SQLiteIdentifier.quote).joined(separator: ", ") + ")"
-        let list =
-            columns.count == 1
-            ? "(" + Array(repeating: "?", count: Self.chunkSize).joined(separator: ", ") + ")"
-            : "(VALUES " + Array(repeating: tuple, count: Self.chunkSize).joined(separator: ", ") + ")"
+        let chunks = KeyChunks(size: Self.chunks, width: columns.count)
+        let target = KeyChunks.target(columns.map(SQLiteIdentifier.quote))
         let sql =
-            "SELECT \(select) FROM \(table) WHERE \(target) IN \(list)" + (orderBy.map { " ORDER BY \($0)" } ?? "")
+            "SELECT \(select) FROM \(table) WHERE \(target) IN \(chunks.list)"
+            + (orderBy.map { " ORDER BY \($0)" } ?? "")
         let statement = try connection.cachedStatement(sql)
-        defer { statement.reset() }
-        for start in stride(from: 0, to: values.count, by: Self.chunkSize) {
-            let chunk = values[start..<min(values.count, start + Self.chunkSize)]
-            var parameter: Int32 = 1
-            for index in 0..<Self.chunkSize {
-                // Short chunks repeat their last key: the statement keeps its fixed size.
-                let parts = chunk[chunk.startIndex + min(index, chunk.count - 1)]
-                for part in parts {
-                    statement.bind(part, at: parameter)
-                    parameter += 1
-                }
-            }
-            while try statement.step() { try row(statement) }
-            statement.reset()
+        let encoding = layout.values
+        for chunk in chunks.split(values) {
+            try chunks.query(
+                statement, with: chunk,
+                bind: { statement, parts, first in
+                    for (offset, part) in parts.enumerated() {
+                        statement.bind(part, at: first + Int32(offset), encoding: encoding)
+                    }
+                }, row: row)
         }
     }
 }

@@ -23,8 +23,10 @@ extension ImportRun {
         writer: RowBatchWriter
     ) throws {
         let context = writers.context
+        let layout = context.store.layout
         var builder = RowBatchBuilder(
-            model: model, resolver: writers.resolver, nextKeys: try context.readRows(nextFreeKeys))
+            layout: layout, resolver: writers.resolver,
+            nextKeys: try context.readRows { try nextFreeKeys(of: layout, on: $0) })
         var batch = RowBatch()
         for (object, record) in prepared {
             do {
@@ -48,15 +50,11 @@ extension ImportRun {
         for row in batch.rows { report.count(row.entity.name) { $0.inserted += 1 } }
     }
 
-    /// The next free key of every root table.
-    func nextFreeKeys(on connection: SQLiteConnection) throws -> [String: Int64] {
+    /// The next free key of every root table of `layout`, by table name.
+    func nextFreeKeys(of layout: StoreLayout, on connection: SQLiteConnection) throws -> [String: Int64] {
         var keys: [String: Int64] = [:]
-        for table in Set(model.entities.map { model.root(of: $0).tableName }) {
-            let statement = try connection.cachedStatement(
-                "SELECT coalesce(max(pk), 0) + 1 FROM \(SQLiteIdentifier.quote(table))")
-            defer { statement.reset() }
-            _ = try statement.step()
-            keys[table] = statement.int64(0)
+        for root in layout.roots {
+            keys[layout.table(of: root)] = try layout.highestKey(ofRoot: root, on: connection) + 1
         }
         return keys
     }

@@ -12,6 +12,7 @@ import RecordReaders
 /// Builds row batches.
 struct RowBatchBuilder {
     private let model: ObjectModel
+    private let layout: StoreLayout
     private let resolver: ObjectResolver
     private var checker = AttributeRuleChecker()
     /// The next free key of each root table, by the root entity's index.
@@ -24,11 +25,13 @@ struct RowBatchBuilder {
     private let ruled: [[ModelAttribute]]
 
     /// A builder handing out keys from `nextKeys` (per root table).
-    init(model: ObjectModel, resolver: ObjectResolver, nextKeys: [String: Int64]) {
+    init(layout: StoreLayout, resolver: ObjectResolver, nextKeys: [String: Int64]) {
+        let model = layout.model
         self.model = model
+        self.layout = layout
         self.resolver = resolver
         roots = model.entities.map { model.root(of: $0).index }
-        self.nextKeys = model.entities.map { nextKeys[model.root(of: $0).tableName] ?? 1 }
+        self.nextKeys = model.entities.map { nextKeys[layout.table(of: $0)] ?? 1 }
         defaults = model.entities.map { $0.attributes.map(\.declaration.defaultValue) }
         ruled = model.entities.map { entity in
             entity.attributes.filter { attribute in
@@ -121,7 +124,7 @@ struct RowBatchBuilder {
         let key = nextKeys[root]
         nextKeys[root] = key + 1
         return PendingRow(
-            entity: entity, row: RowReference(entityID: entity.storeID, key: key),
+            entity: entity, row: RowReference(entityID: layout.number(of: entity), key: key),
             values: defaults[entity.index],
             toOne: Array(repeating: nil, count: entity.relationships.count))
     }

@@ -16,6 +16,7 @@ final class RowBatchWriter {
     private static let parameterLimit = 32_000
 
     private let model: ObjectModel
+    private let storeLayout: StoreLayout
     private let layouts: [EntityRowLayout]
     /// The connection the statements below belong to.
     private var connection: SQLiteConnection?
@@ -30,10 +31,11 @@ final class RowBatchWriter {
         let rows: Int
     }
 
-    /// A writer for stores of `model`.
-    init(model: ObjectModel) {
-        self.model = model
-        layouts = model.entities.map { EntityRowLayout(entity: $0, model: model) }
+    /// A writer for stores laid out by `layout`.
+    init(layout: StoreLayout) {
+        self.model = layout.model
+        storeLayout = layout
+        layouts = model.entities.map(layout.rows(of:))
     }
 
     /// Writes `batch` on `connection`.
@@ -65,7 +67,7 @@ final class RowBatchWriter {
     private func insertRows(
         _ positions: [Int], of rows: [PendingRow], layout: EntityRowLayout, on connection: SQLiteConnection
     ) throws {
-        let width = 3 + layout.storedAttributes.count + layout.foreignKeys.count
+        let width = 3 + layout.writtenColumnCount
         let group = max(1, min(Self.groupSize, Self.parameterLimit / width))
         var start = 0
         while start < positions.count {
@@ -89,7 +91,7 @@ final class RowBatchWriter {
         statement.bind(Int64(1), at: base + 3)
         var parameter = base + 4
         for slot in layout.storedAttributes {
-            statement.bind(row.values[slot], at: parameter)
+            statement.bind(row.values[slot], at: parameter, encoding: storeLayout.values)
             parameter += 1
         }
         for slot in layout.foreignKeys {
@@ -107,7 +109,7 @@ final class RowBatchWriter {
     private func writeLinks(
         _ positions: [Int], of links: [PendingLink], relationship: ModelRelationship, on connection: SQLiteConnection
     ) throws {
-        switch relationship.storage {
+        switch storeLayout.storage(of: relationship) {
         case .joinTable(let table, let source, let destination, let order):
             let columns = [source, destination] + (order.map { [$0] } ?? [])
             let single =
@@ -138,13 +140,13 @@ final class RowBatchWriter {
                 start += count
             }
         case .inverseForeignKey(let column, let order):
-            let table = SQLiteIdentifier.quote(model.destination(of: relationship).tableName)
+            let table = SQLiteIdentifier.quote(storeLayout.table(of: model.destination(of: relationship)))
             let assignments = [column] + (order.map { [$0] } ?? [])
             let statement = try self.statement(
                 StatementKey(target: ObjectIdentifier(relationship), rows: 1), on: connection
             ) {
                 "UPDATE \(table) SET " + assignments.map { "\(SQLiteIdentifier.quote($0)) = ?" }.joined(separator: ", ")
-                    + " WHERE pk = ?"
+                    + " WHERE \(storeLayout.keyColumn) = ?"
             }
             for position in positions {
                 let link = links[position]

@@ -7,10 +7,11 @@ import GraphStore
 /// Decides whether a plan's mappings can use the row path.
 enum RowPathRules {
     /// Whether every mapping (nested ones included) and every entity it writes fits the row path.
-    static func admit(_ mappings: [CompiledMapping], model: ObjectModel) -> Bool {
+    static func admit(_ mappings: [CompiledMapping], layout: StoreLayout) -> Bool {
+        let model = layout.model
         var entities: Set<Int> = []
         for mapping in mappings {
-            guard admit(mapping, model: model, entities: &entities) else { return false }
+            guard admit(mapping, layout: layout, entities: &entities) else { return false }
         }
         return entities.allSatisfy { index in
             model.entities[index].relationships.allSatisfy { relationship in
@@ -22,11 +23,12 @@ enum RowPathRules {
         }
     }
 
-    private static func admit(_ mapping: CompiledMapping, model: ObjectModel, entities: inout Set<Int>) -> Bool {
+    private static func admit(_ mapping: CompiledMapping, layout: StoreLayout, entities: inout Set<Int>) -> Bool {
+        let model = layout.model
         guard !mapping.entity.isAbstract else { return false }
         entities.insert(mapping.entity.index)
         for compiled in mapping.relationships {
-            guard admit(compiled.relationship, model: model) else { return false }
+            guard admit(compiled.relationship, layout: layout) else { return false }
             switch compiled.source {
             case .reference(let lookup, _, _, let missing, _):
                 if missing == .create {
@@ -34,7 +36,7 @@ enum RowPathRules {
                     entities.insert(lookup.entityIndex)
                 }
             case .nested(let nested):
-                guard admit(nested, model: model, entities: &entities) else { return false }
+                guard admit(nested, layout: layout, entities: &entities) else { return false }
             }
         }
         return true
@@ -43,9 +45,9 @@ enum RowPathRules {
     /// A to-one kept in the owner's column whose inverse (if any) is an unordered to-many; a
     /// to-many in a join table whose inverse is not ordered; or a to-many kept in its
     /// destinations' column.
-    private static func admit(_ relationship: ModelRelationship, model: ObjectModel) -> Bool {
-        let inverse = relationship.inverseIndex.map { model.destination(of: relationship).relationships[$0] }
-        switch relationship.storage {
+    private static func admit(_ relationship: ModelRelationship, layout: StoreLayout) -> Bool {
+        let inverse = layout.model.inverse(of: relationship)
+        switch layout.storage(of: relationship) {
         case .foreignKey:
             return !relationship.isToMany && inverse.map { $0.isToMany && !$0.isOrdered } ?? true
         case .joinTable:

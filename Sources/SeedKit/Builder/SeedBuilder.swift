@@ -47,9 +47,7 @@ public struct SeedBuilder: Sendable {
             throw SeedBuildError("no output: give -o or a store: in the plan")
         }
         let temporary = target + ".building"
-        for suffix in ["", "-wal", "-shm", "-journal"] {
-            try? FileManager.default.removeItem(atPath: temporary + suffix)
-        }
+        try? StoreFiles.remove(temporary)
         let checksums = try sourceChecksums(file.plan)
         var options = ImportOptions()
         options.store = temporary
@@ -76,9 +74,7 @@ public struct SeedBuilder: Sendable {
                 throw SeedBuildError("cannot move the built store to \(target): \(String(cString: strerror(errno)))")
             }
         } catch {
-            for suffix in ["", "-wal", "-shm", "-journal"] {
-                try? FileManager.default.removeItem(atPath: temporary + suffix)
-            }
+            try? StoreFiles.remove(temporary)
             throw error
         }
         return Result(report: report, path: target, checksum: try Self.checksum(ofFile: target))
@@ -96,13 +92,7 @@ public struct SeedBuilder: Sendable {
         if let version = plan.seedVersion { metadata["seed.version"] = version }
         try store.setMetadata(metadata)
         if try store.metadata()[StoreMetadata.Key.indexesPending] != nil { try store.createIndexes() }
-        let connection = try store.makeConnection()
-        try connection.execute("DROP TABLE IF EXISTS seedkit_undo")
-        try connection.execute("DELETE FROM sqlite_sequence WHERE name = 'seedkit_undo'")
-        try connection.execute("ANALYZE")
-        try connection.execute("VACUUM")
-        _ = try connection.setJournalMode(.delete)
-        connection.close()
+        try store.compactForShipping()
     }
 
     /// Checks every object of every entity against the model's rules, a page at a time.

@@ -95,7 +95,7 @@ public final class SeedLoader: Sendable {
             let seedMetadata = try PersistentStore.metadata(at: seedPath)
             try requireCompatible(ModelFingerprint(metadata: seedMetadata, owner: "the seed \(seedPath)"), with: nil)
             let emit = self.emit
-            try await LoaderThread.run {
+            try await BlockingWork.run(name: "seedkit.loader") { _ in
                 try DurableFile.copy(from: seedPath, to: files.temporaryCopy, sync: true) { copied, total, chunk in
                     emit(Progress(phase: .copying, completed: copied, total: total, step: chunk))
                     try cancellation.check()
@@ -119,7 +119,7 @@ public final class SeedLoader: Sendable {
         try requireCompatible(ModelFingerprint(metadata: seed, owner: "the seed \(seedPath)"), with: storeMetadata)
         let merge = SeedMerge(
             files: files, seed: seedPath, version: version, options: options, cancellation: cancellation, emit: emit)
-        let report = try await LoaderThread.run { try merge.run() }
+        let report = try await BlockingWork.run(name: "seedkit.loader") { _ in try merge.run() }
         return .merged(version: version, report: report)
     }
 

@@ -4,6 +4,7 @@
 // Invariants: a new store appears only complete and synced; an import into the user's store is
 // one run of its run journal (a killed one is resumed, or undone, by the next import).
 import Foundation
+import GraphStore
 import SeedImport
 
 /// One import of a plan's sources for a first launch.
@@ -22,7 +23,7 @@ struct SeedPlanImport {
         let report = try await run(importOptions)
         let files = self.files
         let cancellation = self.cancellation
-        try await LoaderThread.run {
+        try await BlockingWork.run(name: "seedkit.loader") { _ in
             do {
                 try cancellation.check()
                 try DurableFile.sync(files.temporaryCopy)

@@ -5,6 +5,7 @@ import ArgumentParser
 import Foundation
 import GraphStore
 import ModelFiles
+import SeedKitCodegen
 
 /// Loads a model and prints its entities, counts, constraints and hash.
 struct ModelCommand: ParsableCommand {
@@ -30,10 +31,15 @@ struct ModelCommand: ParsableCommand {
     @Flag(help: "Print the summary as JSON on standard output.")
     var json = false
 
+    @Option(help: "Print a diagram of the model instead: mermaid (a class diagram) or dot (Graphviz).")
+    var format: ModelDiagram.Format?
+
     func validate() throws {
         if versions && modelVersion != nil {
             throw ValidationError("--versions lists every version: drop --model-version")
         }
+        if json && format != nil { throw ValidationError("--json and --format cannot be combined") }
+        if versions && format != nil { throw ValidationError("--versions and --format cannot be combined") }
     }
 
     func run() throws {
@@ -46,7 +52,13 @@ struct ModelCommand: ParsableCommand {
             let loaded =
                 try modelVersion.map { try ModelVersionSet.load(from: model).model(named: $0) }
                 ?? ModelSource.load(model)
-            if json { try JSONOutput.print(ModelSummary(loaded)) } else { print(ModelSummary(loaded).text) }
+            if let format {
+                print(ModelDiagram.text(of: loaded, format: format), terminator: "")
+            } else if json {
+                try JSONOutput.print(ModelSummary(loaded))
+            } else {
+                print(ModelSummary(loaded).text)
+            }
         } catch let error as ExitCode {
             throw error
         } catch {

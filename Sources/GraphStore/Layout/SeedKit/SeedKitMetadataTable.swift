@@ -1,12 +1,9 @@
-// Reads and writes `seedkit_metadata` on a connection, inside whatever transaction is open.
+// SeedKit's layout keeps a store's metadata in `seedkit_metadata(key, value)`, read and written
+// on a connection inside whatever transaction is open.
 
-/// Access to the `seedkit_metadata` table.
-enum MetadataTable {
-    /// Every key and value; throws `.notAStore` when the table does not exist.
-    static func read(on connection: SQLiteConnection, path: String) throws -> StoreMetadata {
-        let exists = try connection.prepare(
-            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'seedkit_metadata'")
-        guard try exists.step() else { throw StoreError(.notAStore, path: path) }
+extension SeedKitLayout {
+    package func readMetadata(on connection: SQLiteConnection, path: String) throws -> StoreMetadata {
+        guard try recognizes(connection) else { throw StoreError(.notAStore, path: path) }
         let statement = try connection.prepare("SELECT key, value FROM seedkit_metadata")
         var values: [String: String] = [:]
         while try statement.step() {
@@ -15,8 +12,7 @@ enum MetadataTable {
         return StoreMetadata(values: values)
     }
 
-    /// Sets each key to its value, or removes it when the value is nil.
-    static func write(_ values: [String: String?], on connection: SQLiteConnection) throws {
+    package func writeMetadata(_ values: [String: String?], on connection: SQLiteConnection) throws {
         let upsert = try connection.cachedStatement(
             "INSERT INTO seedkit_metadata(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value"
         )
