@@ -7,16 +7,24 @@ let package = Package(
     name: "SeedKit",
     products: [
         .library(name: "GraphStore", targets: ["GraphStore"]),
+        .library(name: "ModelFiles", targets: ["ModelFiles"]),
         .library(name: "RecordReaders", targets: ["RecordReaders"]),
         .library(name: "SeedImport", targets: ["SeedImport"]),
         .library(name: "DeepCopy", targets: ["DeepCopy"]),
         .library(name: "SeedKit", targets: ["SeedKit"]),
+        .library(name: "PropertyLists", targets: ["PropertyLists"]),
+        .library(name: "SeedKitCodegen", targets: ["SeedKitCodegen"]),
         .executable(name: "seedkit", targets: ["seedkit"]),
         .plugin(name: "SeedKitPlugin", targets: ["SeedKitPlugin"]),
+        .plugin(name: "SeedKitCodegenPlugin", targets: ["SeedKitCodegenPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // `swift package generate-documentation`: the DocC catalogs (docs/APIDocumentation.md).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // System libraries, found through pkg-config.
@@ -30,21 +38,41 @@ let package = Package(
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]
         ),
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
 
         // The object graph: model, SQLite store, contexts, objects, fetches.
         .target(
             name: "GraphStore",
+            dependencies: ["CSQLite", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+
+        // Binary and XML property lists and NSKeyedArchiver archives, for untrusted input.
+        .target(
+            name: "PropertyLists",
+            dependencies: ["CLibXML2"]
+        ),
+
+        // Model files: Xcode models (.xcdatamodeld, .xcdatamodel, contents) and mapping models
+        // (.xcmappingmodel), and SeedKit's YAML/JSON model files.
+        .target(
+            name: "ModelFiles",
             dependencies: [
-                "CSQLite",
+                "GraphStore",
+                "PropertyLists",
                 "CLibXML2",
                 .product(name: "Yams", package: "Yams"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
 
-        // Streaming CSV, JSON/NDJSON and XML record readers.
+        // Streaming CSV, JSON/NDJSON and XML record readers (plain or gzip input).
         .target(
             name: "RecordReaders",
-            dependencies: ["CLibXML2"]
+            dependencies: ["CLibXML2", "CZlib"]
         ),
 
         // Plan-driven import: plans, coercion, key matching, batched saves.
@@ -52,21 +80,40 @@ let package = Package(
             name: "SeedImport",
             dependencies: [
                 "GraphStore",
+                "ModelFiles",
                 "RecordReaders",
                 .product(name: "Yams", package: "Yams"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
 
         // Store-to-store copies of object graphs, merged by unique keys.
         .target(
             name: "DeepCopy",
-            dependencies: ["GraphStore"]
+            dependencies: ["GraphStore", .product(name: "Logging", package: "swift-log")]
         ),
 
         // The three uses: seed builds (SeedBuilder), first launch (SeedLoader).
         .target(
             name: "SeedKit",
-            dependencies: ["GraphStore", "SeedImport", "DeepCopy"]
+            dependencies: [
+                "GraphStore", "ModelFiles", "SeedImport", "DeepCopy",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        // Text from a model: typed Swift code for its entities, Mermaid and Graphviz diagrams.
+        .target(
+            name: "SeedKitCodegen",
+            dependencies: ["GraphStore"]
+        ),
+
+        // Drafts a plan (and a model) from the first records of sample files (`seedkit plan infer`).
+        .target(
+            name: "PlanInference",
+            dependencies: ["GraphStore", "ModelFiles", "RecordReaders", "SeedImport"]
         ),
 
         // The command-line tool.
@@ -74,11 +121,15 @@ let package = Package(
             name: "seedkit",
             dependencies: [
                 "GraphStore",
+                "ModelFiles",
                 "RecordReaders",
                 "SeedImport",
                 "SeedKit",
                 "DeepCopy",
+                "SeedKitCodegen",
+                "PlanInference",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
 
@@ -89,10 +140,22 @@ let package = Package(
             dependencies: ["seedkit"]
         ),
 
-        // A seeded mutation fuzzer for the record readers (see docs/Fuzzing.md).
+        // Generates typed Swift code at build time from the models in a target's folder
+        // (docs/CodeGeneration.md).
+        .plugin(
+            name: "SeedKitCodegenPlugin",
+            capability: .buildTool(),
+            dependencies: ["seedkit"]
+        ),
+
+        // A seeded mutation fuzzer for the record readers, and the benchmark catalog generator
+        // (see docs/Fuzzing.md).
         .executableTarget(
             name: "seedkit-fuzz",
-            dependencies: ["RecordReaders"]
+            dependencies: [
+                "RecordReaders", "PropertyLists", "ModelFiles",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
 
         // Benchmarks (docs/Performance.md).
@@ -110,21 +173,36 @@ let package = Package(
             path: "Tests/Probes/SeedLoaderProbe"
         ),
 
+        .testTarget(name: "GraphStoreTests", dependencies: ["GraphStore"]),
         .testTarget(
-            name: "GraphStoreTests",
-            dependencies: ["GraphStore"],
+            name: "ModelFilesTests",
+            dependencies: ["ModelFiles", "PropertyLists"],
             exclude: ["Fixtures"]
         ),
-        .testTarget(name: "RecordReadersTests", dependencies: ["RecordReaders"]),
+        .testTarget(
+            name: "RecordReadersTests",
+            dependencies: ["RecordReaders"],
+            exclude: ["Fixtures"]
+        ),
+        .testTarget(name: "PropertyListsTests", dependencies: ["PropertyLists"]),
         .testTarget(name: "SeedKitTests", dependencies: ["SeedKit", "seedkit-loader-probe"]),
-        .testTarget(name: "DeepCopyTests", dependencies: ["DeepCopy", "SeedImport"]),
+        .testTarget(name: "DeepCopyTests", dependencies: ["DeepCopy", "SeedImport", "ModelFiles"]),
         .testTarget(
             name: "SeedKitCLITests",
-            dependencies: ["seedkit", "GraphStore"]
+            dependencies: ["seedkit", "seedkit-fuzz", "GraphStore", "SeedImport", "DeepCopy"]
         ),
+        .testTarget(name: "PlanInferenceTests", dependencies: ["PlanInference", "SeedImport", "GraphStore", "ModelFiles"]),
+        .testTarget(name: "SeedKitCodegenTests", dependencies: ["SeedKitCodegen", "GraphStore", "ModelFiles"]),
+        // The code `seedkit generate` writes for the catalog and Grocery Dude models, compiled and
+        // used (one target per model: both have an `Item`); SeedKitCodegenTests checks that
+        // generating again gives the same bytes.
+        .testTarget(name: "GeneratedCatalogTests", dependencies: ["GraphStore", "ModelFiles"]),
+        .testTarget(name: "GeneratedGroceryTests", dependencies: ["GraphStore", "ModelFiles"]),
+        // Builds a package that uses both plugins (SeedKitPlugin, SeedKitCodegenPlugin).
+        .testTarget(name: "SeedKitPluginTests", exclude: ["Fixtures"]),
         .testTarget(
             name: "SeedImportTests",
-            dependencies: ["SeedImport"],
+            dependencies: ["SeedImport", .product(name: "Yams", package: "Yams")],
             exclude: ["Fixtures"]
         ),
     ]

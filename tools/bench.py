@@ -57,7 +57,7 @@ from typing import Callable
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / ".bench"
-GENERATOR = ROOT / "tools" / "generate_catalog.py"
+GENERATOR = [ROOT / "Sources" / "seedkit-fuzz" / name for name in ("CatalogRecords.swift", "CatalogWriter.swift", "KeyedPermutation.swift")]
 GROUPS = ("reader", "import", "reimport", "copy", "first-launch")
 RSS_LIMIT_MB = 100.0
 MB = 1e6
@@ -330,7 +330,7 @@ def ensure_data(n: int, seed: int, shuffled: bool = False, formats: str | None =
     """The catalog of `n` items in `.bench/data-n` (`-shuffled`: items in a random order of their
     skus) in `formats` (default all), generated unless already there."""
     out = BENCH / (f"data-{n}-shuffled" if shuffled else f"data-{n}")
-    stamp = {"n": n, "seed": seed, "generator": hashlib.sha256(GENERATOR.read_bytes()).hexdigest(),
+    stamp = {"n": n, "seed": seed, "generator": hashlib.sha256(b"".join(p.read_bytes() for p in GENERATOR)).hexdigest(),
              "formats": formats or "all"}
     stamp_file = out / "stamp.json"
     if stamp_file.exists():
@@ -341,7 +341,8 @@ def ensure_data(n: int, seed: int, shuffled: bool = False, formats: str | None =
     if out.exists():
         shutil.rmtree(out)
     log(f"generating the catalog of {n} items into {out.relative_to(ROOT)}…")
-    command = [sys.executable, str(GENERATOR), str(n), "--seed", str(seed), "--out", str(out)]
+    command = ["swift", "run", "-c", "release", "seedkit-fuzz", "generate", str(n), "--seed", str(seed),
+               "--out", str(out)]
     if shuffled:
         command.append("--shuffle")
     if formats:

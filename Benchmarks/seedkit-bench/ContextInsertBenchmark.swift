@@ -6,7 +6,7 @@ import GraphStore
 /// Inserts objects through `BackgroundContext` in batches.
 enum ContextInsertBenchmark {
     static func run(count: Int, batchSize: Int, path: String) async throws {
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        try StoreFiles.remove(path)
         let model = try ModelBuilder("Bench")
             .entity("Item") { item in
                 item.attribute("sku", .string, optional: false)

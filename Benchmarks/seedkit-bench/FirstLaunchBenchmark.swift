@@ -3,12 +3,13 @@
 // atomic rename — and prints the time, throughput and peak RSS. tools/bench.py runs it as
 // `seedkit-bench first-launch SEED STORE` next to `cp SEED STORE`.
 import Foundation
+import GraphStore
 import SeedKit
 
 /// Times the first launch of an app whose store does not exist yet.
 enum FirstLaunchBenchmark {
     static func run(seed: String, store: String) async throws {
-        for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: store + suffix) }
+        try StoreFiles.remove(store)
         let loader = SeedLoader(seed: .store(seed), store: store)
         var outcome: SeedLoader.Outcome?
         let seconds = try await ProcessStats.timeAsync { outcome = try await loader.prepare() }

@@ -2,4 +2,5 @@
 // the modules below them — models, stores and contexts, plans and imports, deep copies.
 @_exported import DeepCopy
 @_exported import GraphStore
+@_exported import ModelFiles
 @_exported import SeedImport

@@ -1,23 +1,36 @@
-// BenchCommand and GenerateCommand: reader throughput on a file (median of several runs),
-// and the catalog data sets to measure it on.
-
+// `seedkit-fuzz bench`: reader throughput on a file (median of several runs).
+import ArgumentParser
 import RecordReaders
 
-enum BenchCommand {
-    /// `bench FILE [--format F] [--records PATH] [--runs N] [--touch]`: reads every record
-    /// (with `--touch`, also every field's bytes) and prints the median time and throughput.
-    static func run(_ arguments: Arguments) -> Int32 {
-        guard let file = arguments.positional.first else {
-            printError("usage: seedkit-fuzz bench FILE [--format F] [--records PATH] [--runs N] [--touch]")
-            return 2
-        }
-        let format = arguments.string("format").flatMap(RecordFormat.init(rawValue:))
-        let options = ReaderOptions(records: arguments.string("records"))
-        let touch = arguments.string("touch") != nil
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench", abstract: "Read every record of a file and print the median time and throughput.")
+
+    @Argument(help: "The file to read.")
+    var file: String
+
+    @Option(help: "The file's format (default: from its name).")
+    var format: RecordFormat?
+
+    @Option(help: "The record path (JSON: items[*]; XML: catalog/item).")
+    var records: String?
+
+    @Option(help: "How many times to read the file.")
+    var runs = 3
+
+    @Flag(help: "Also read every field's bytes.")
+    var touch = false
+
+    func validate() throws {
+        guard runs >= 1 else { throw ValidationError("--runs must be at least 1") }
+    }
+
+    func run() throws {
+        let options = ReaderOptions(records: records)
         var times: [Double] = []
         var records = 0
         var bytes = 0
-        for _ in 0..<max(arguments.int("runs", 3), 1) {
+        for _ in 0..<runs {
             let start = now()
             do {
                 var reader = try RecordReaderFactory.open(.file(file), format: format, options: options)
@@ -32,7 +45,7 @@ enum BenchCommand {
                 if checksum == -1 { print(checksum) }
             } catch {
                 printError("seedkit-fuzz: \(error)")
-                return 1
+                throw ExitCode(1)
             }
             times.append(now() - start)
         }
@@ -41,20 +54,6 @@ enum BenchCommand {
         print(
             "\(file): \(records) records, \(Int(megabytes)) MiB, median \(format3(median)) s of \(times.count) runs (\(Int(megabytes / median)) MiB/s, \(Int(Double(records) / median)) records/s)"
         )
-        return 0
-    }
-}
-
-enum GenerateCommand {
-    /// `generate --format F --items N -o FILE`: writes a catalog data set.
-    static func run(_ arguments: Arguments) -> Int32 {
-        guard let name = arguments.string("format"), let format = RecordFormat(rawValue: name),
-            let path = arguments.string("o") ?? arguments.string("output")
-        else {
-            printError("usage: seedkit-fuzz generate --format csv|tsv|json|ndjson|xml --items N -o FILE")
-            return 2
-        }
-        return CatalogGenerator.write(format: format, items: arguments.int("items", 1_000_000), to: path) ? 0 : 1
     }
 }
 

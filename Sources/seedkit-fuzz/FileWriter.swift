@@ -9,6 +9,8 @@
 struct FileWriter {
     private let descriptor: Int32
     private var buffer: [UInt8] = []
+    /// Whether a write failed (the disk is full, say).
+    private var failed = false
     /// Bytes written so far (buffered ones included).
     private(set) var bytesWritten = 0
 
@@ -31,15 +33,18 @@ struct FileWriter {
             let written = buffer.withUnsafeBufferPointer {
                 Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset)
             }
-            if written <= 0 { break }
+            if written <= 0 {
+                failed = true
+                break
+            }
             offset += written
         }
         buffer.removeAll(keepingCapacity: true)
     }
 
-    /// Flushes and closes the file.
-    mutating func close() {
+    /// Flushes and closes the file; whether every byte was written.
+    mutating func close() -> Bool {
         flush()
-        Glibc.close(descriptor)
+        return Glibc.close(descriptor) == 0 && !failed
     }
 }

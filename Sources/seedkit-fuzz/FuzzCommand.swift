@@ -5,51 +5,74 @@
 // the corpus. Memory is bounded and watched: the address space is capped (RLIMIT_AS,
 // --max-memory) so a runaway allocation fails fast, and the peak resident set size is checked
 // every --rss-every inputs against --max-rss (MemoryWatch). Findings are saved under --out and
-// reported, with each format's peak RSS; the exit status is 1 if any.
+// reported, with each format's peak RSS; the exit status is 1 if any. ReplayCommand reads a saved
+// finding again.
 
+import ArgumentParser
 import RecordReaders
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-enum FuzzCommand {
-    static func run(_ arguments: Arguments) -> Int32 {
-        guard let formats = arguments.formats() else {
-            printError("unknown --format")
-            return 2
+struct FuzzCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fuzz",
+        abstract: "Mutate reader inputs and check that reading neither crashes, hangs nor diverges.")
+
+    @Option(help: "The format to fuzz, or all.")
+    var format = FormatChoice(argument: "all")!
+
+    @Option(help: "Inputs per format (when --seconds is 0).")
+    var iterations = 20000
+
+    @Option(help: "Seconds to fuzz, shared among the formats (0: run --iterations inputs instead).")
+    var seconds = 0
+
+    @Option(help: "The random seed.")
+    var seed: UInt64 = 1
+
+    @Option(help: "The folder findings are saved in.")
+    var out = "."
+
+    @Option(help: "The address-space cap in MiB (0: no cap).")
+    var maxMemory = defaultMaxMemory
+
+    @Option(help: "The resident-set cap in MiB.")
+    var maxRss = defaultMaxResident
+
+    @Option(help: "Check the resident set every N inputs.")
+    var rssEvery = 1000
+
+    func validate() throws {
+        guard maxMemory >= 0, maxRss > 0, rssEvery > 0 else {
+            throw ValidationError("--max-memory must be 0 (no cap) or more, --max-rss and --rss-every more than 0")
         }
-        let iterations = arguments.int("iterations", 20000)
-        let seconds = Double(arguments.int("seconds", 0))
-        let seed = UInt64(arguments.int("seed", 1))
-        let directory = arguments.string("out") ?? "."
-        let maxMemory = arguments.int("max-memory", defaultMaxMemory)
-        let maxResident = arguments.int("max-rss", defaultMaxResident)
-        guard maxMemory >= 0, maxResident > 0 else {
-            printError("--max-memory must be 0 (no cap) or more, --max-rss more than 0 (MiB)")
-            return 2
-        }
+    }
+
+    func run() throws {
+        let formats = format.formats
         if maxMemory > 0, !MemoryUsage.limitAddressSpace(to: maxMemory << 20) {
             printError("seedkit-fuzz: cannot cap the address space at \(maxMemory) MiB")
-            return 2
+            throw ExitCode(1)
         }
         CrashGuard.install()
-        var watch = MemoryWatch(maxResident: maxResident << 20, every: arguments.int("rss-every", 1000))
+        var watch = MemoryWatch(maxResident: maxRss << 20, every: rssEvery)
         var findings = 0
         var peak = 0
         for format in formats {
-            let budget = seconds > 0 ? seconds / Double(formats.count) : 0
-            findings += fuzz(
-                format, iterations: iterations, seconds: budget, seed: seed, directory: directory, watch: &watch)
+            let budget = seconds > 0 ? Double(seconds) / Double(formats.count) : 0
+            findings += Self.fuzz(
+                format, iterations: iterations, seconds: budget, seed: seed, directory: out, watch: &watch)
             peak = max(peak, watch.formatPeak)
         }
         print(
             "memory: address space \(maxMemory > 0 ? "capped at \(maxMemory) MiB" : "not capped") (--max-memory), "
-                + "peak RSS \(MemoryUsage.mebibytes(peak)) MiB, cap \(maxResident) MiB (--max-rss), "
+                + "peak RSS \(MemoryUsage.mebibytes(peak)) MiB, cap \(maxRss) MiB (--max-rss), "
                 + "\(watch.peakResets ? "peak" : "current") RSS checked every \(watch.every) inputs"
         )
         print("findings: \(findings)")
-        return findings == 0 ? 0 : 1
+        if findings > 0 { throw ExitCode(1) }
     }
 
     /// The default address-space cap, in MiB (`--max-memory`); the fuzzer itself maps about
@@ -125,15 +148,18 @@ enum FuzzCommand {
     /// How libxml2 words an allocation failure (under the address-space cap).
     private static let libxml2MemoryError = "Memory allocation failed"
 
-    /// Reads `input` with the options derived for it, in its small chunks and in one chunk,
-    /// under the crash and hang watchdog; returns both digests.
+    /// Reads `input` with the options and encoding derived for it, in its small chunks and in
+    /// one chunk, under the crash and hang watchdog; returns both digests. A gzip-compressed
+    /// input is compared with its plain text read in one chunk.
     private static func readTwice(_ input: [UInt8], format: RecordFormat) -> (small: String, large: String) {
         var (options, smallChunk) = FuzzOptions.derive(for: input, format: format)
+        let encoding = FuzzOptions.encoding(for: input)
+        let bytes = FuzzOptions.encode(input, encoding)
         CrashGuard.begin(input, seconds: 10)
         options.chunkSize = smallChunk
-        let small = RecordDigest.read(input, format: format, options: options)
+        let small = RecordDigest.read(bytes, format: format, options: options)
         options.chunkSize = 1 << 16
-        let large = RecordDigest.read(input, format: format, options: options)
+        let large = RecordDigest.read(encoding == .gzip ? input : bytes, format: format, options: options)
         CrashGuard.end()
         return (small, large)
     }
@@ -149,30 +175,7 @@ enum FuzzCommand {
         return "ok \(min(lines.count, 10)) " + shape.joined(separator: "|")
     }
 
-    /// `replay FILE --format F`: reads a saved input with the options the fuzz loop derived
-    /// for it, in small and whole chunks, and prints the digests.
-    static func replay(_ arguments: Arguments) -> Int32 {
-        guard let file = arguments.positional.first, let format = arguments.formats()?.first,
-            let bytes = readFile(file)
-        else {
-            printError("usage: seedkit-fuzz replay FILE --format F")
-            return 2
-        }
-        var (options, smallChunk) = FuzzOptions.derive(for: bytes, format: format)
-        print("options: \(options)")
-        var digests: [String] = []
-        let sizes = [smallChunk, 1, 1 << 16]
-        for chunkSize in sizes {
-            options.chunkSize = chunkSize
-            digests.append(RecordDigest.read(bytes, format: format, options: options))
-        }
-        for (index, digest) in digests.enumerated() {
-            print("--- chunk size \(sizes[index])\n\(digest)")
-        }
-        return Set(digests).count == 1 ? 0 : 1
-    }
-
-    private static func readFile(_ path: String) -> [UInt8]? {
+    fileprivate static func readFile(_ path: String) -> [UInt8]? {
         guard let file = fopen(path, "rb") else { return nil }
         defer { fclose(file) }
         var bytes: [UInt8] = []
@@ -190,5 +193,42 @@ enum FuzzCommand {
         guard descriptor >= 0 else { return }
         _ = bytes.withUnsafeBufferPointer { write(descriptor, $0.baseAddress, $0.count) }
         close(descriptor)
+    }
+}
+
+/// `replay FILE --format F`: reads a saved input with the options the fuzz loop derived for it,
+/// in small and whole chunks, and prints the digests; fails when they differ.
+struct ReplayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "replay", abstract: "Read a saved finding again, in small and whole chunks.")
+
+    @Argument(help: "The saved input.")
+    var file: String
+
+    @Option(help: "The input's format.")
+    var format: RecordFormat
+
+    func run() throws {
+        guard let bytes = FuzzCommand.readFile(file) else {
+            printError("seedkit-fuzz: cannot read \(file)")
+            throw ExitCode(1)
+        }
+        var (options, smallChunk) = FuzzOptions.derive(for: bytes, format: format)
+        let encoding = FuzzOptions.encoding(for: bytes)
+        print("options: \(options), encoding: \(encoding)")
+        var digests: [String] = []
+        let sizes = [smallChunk, 1, 1 << 16]
+        for chunkSize in sizes {
+            options.chunkSize = chunkSize
+            digests.append(RecordDigest.read(FuzzOptions.encode(bytes, encoding), format: format, options: options))
+        }
+        for (index, digest) in digests.enumerated() {
+            print("--- chunk size \(sizes[index])\n\(digest)")
+        }
+        if encoding == .gzip {
+            digests.append(RecordDigest.read(bytes, format: format, options: options))
+            print("--- the plain input, chunk size \(options.chunkSize)\n\(digests[digests.count - 1])")
+        }
+        if Set(digests).count != 1 { throw ExitCode(1) }
     }
 }

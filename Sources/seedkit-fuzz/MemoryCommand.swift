@@ -8,39 +8,52 @@
 // then; anything later would be a leak or unbounded buffering), or if the peak exceeds
 // --max-rss MB (default 50, the target of docs/Readers.md). The file is deleted afterwards.
 
+import ArgumentParser
 import RecordReaders
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-enum MemoryCommand {
-    static func run(_ arguments: Arguments) -> Int32 {
-        guard let formats = arguments.formats() else {
-            printError("unknown --format")
-            return 2
-        }
-        guard let minBytes = arguments.byteCount("min-bytes", 0) else {
-            printError("--min-bytes takes a size: 1200000000, 1.2G, 1GiB, 500M …")
-            return 2
-        }
-        let items = arguments.int("items", minBytes > 0 ? 0 : 1_000_000)
-        let directory = arguments.string("dir") ?? "/tmp"
-        let maxPeak = arguments.int("max-rss", 50) * 1_000_000
+struct MemoryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "memory", abstract: "Check that reading a large generated file keeps memory flat.")
+
+    @Option(help: "The format to check, or all.")
+    var format = FormatChoice(argument: "all")!
+
+    @Option(help: "How many items to write (default 1,000,000; 0 with --min-bytes).")
+    var items: Int?
+
+    @Option(help: "Write items until the file holds this many bytes: 1200000000, 1.2G, 1GiB, 500M …")
+    var minBytes = ByteSize(bytes: 0)
+
+    @Option(help: "The folder of the generated file (deleted afterwards).")
+    var dir = "/tmp"
+
+    @Option(help: "The largest peak resident set allowed while reading, in MB.")
+    var maxRss = 50
+
+    func run() throws {
+        let items = self.items ?? (minBytes.bytes > 0 ? 0 : 1_000_000)
+        let maxPeak = maxRss * 1_000_000
         var failures = 0
-        for format in formats {
-            let path = "\(directory)/seedkit-memory-\(getpid()).\(format.rawValue)"
+        for format in format.formats {
+            let path = "\(dir)/seedkit-memory-\(getpid()).\(format.rawValue)"
             defer { unlink(path) }
             let writeStart = now()
-            guard let written = CatalogGenerator.write(format: format, items: items, minBytes: minBytes, to: path)
-            else {
-                printError("cannot write \(path)")
-                return 1
+            let written: Int
+            do {
+                written = try CatalogWriter.writeItems(
+                    format: format, items: items, minBytes: minBytes.bytes, seed: 1, to: path)
+            } catch {
+                printError("seedkit-fuzz: \(error)")
+                throw ExitCode(1)
             }
-            let fileSize = self.fileSize(path)
+            let fileSize = Self.fileSize(path)
             print(
-                "\(format): wrote \(path): \(grouped(fileSize)) bytes (\(gigabytes(fileSize)) GB), "
-                    + "\(grouped(written)) items in \(format3(now() - writeStart)) s")
+                "\(format): wrote \(path): \(Self.grouped(fileSize)) bytes (\(Self.gigabytes(fileSize)) GB), "
+                    + "\(Self.grouped(written)) items in \(format3(now() - writeStart)) s")
             let records = format == .json ? "items[*]" : format == .xml ? "catalog/item" : nil
             do {
                 let peakResets = MemoryUsage.resetPeak()
@@ -68,9 +81,9 @@ enum MemoryCommand {
                 if !passed { failures += 1 }
                 let megabytesPerSecond = Int(Double(reader.bytesConsumed) / 1_000_000 / max(seconds, 1e-9))
                 print(
-                    "\(format): read \(grouped(reader.recordsRead)) records, \(grouped(reader.bytesConsumed)) bytes "
+                    "\(format): read \(Self.grouped(reader.recordsRead)) records, \(Self.grouped(reader.bytesConsumed)) bytes "
                         + "in \(format3(seconds)) s (\(megabytesPerSecond) MB/s); "
-                        + "peak RSS \(megabytes(peak)) MB (\(MemoryUsage.mebibytes(peak)) MiB"
+                        + "peak RSS \(Self.megabytes(peak)) MB (\(MemoryUsage.mebibytes(peak)) MiB"
                         + (peakResets ? ", VmHWM while reading" : ", sampled") + "), "
                         + "RSS \(MemoryUsage.mebibytes(baseline)) MiB after 10 %, growth \(growth >> 10) KiB later: "
                         + (passed ? "flat" : flat ? "over \(maxPeak / 1_000_000) MB" : "GROWS")
@@ -80,7 +93,7 @@ enum MemoryCommand {
                 failures += 1
             }
         }
-        return failures == 0 ? 0 : 1
+        if failures > 0 { throw ExitCode(1) }
     }
 
     /// The size of the file at `path` in bytes (0 if unknown).

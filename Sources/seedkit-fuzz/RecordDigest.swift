@@ -1,7 +1,8 @@
 // RecordDigest: reads an input completely and renders everything observable about the
-// result — each record's position, every value's kind, name, bytes and path, and the error —
-// as one string, so two readings can be compared (the fuzzer's differential oracle) and so
-// every accessor of the record API is exercised.
+// result — each record's position, every value's kind, name, bytes and path, each broken
+// record the reader skipped (its error, start and raw bytes), and the error that ended
+// reading — as one string, so two readings can be compared (the fuzzer's differential oracle)
+// and so every accessor of the record API is exercised.
 
 import RecordReaders
 
@@ -11,13 +12,21 @@ enum RecordDigest {
         var out = ""
         do {
             var reader = try RecordReaderFactory.open(.bytes(bytes, name: "fuzz"), format: format, options: options)
-            while let record = try reader.next() {
-                out += "\(record.position) "
-                render(record.value, into: &out)
+            while let result = try reader.nextResult() {
+                switch result {
+                case .success(let record):
+                    out += "\(record.position) "
+                    render(record.value, into: &out)
+                    for path in probePaths { _ = record[path]?.position }
+                case .failure(let broken):
+                    let record = broken.brokenRecord
+                    out += "broken \(broken) at \(record?.position.description ?? "") \(record?.bytes ?? [])"
+                }
                 out += "\n"
-                for path in probePaths { _ = record[path]?.position }
             }
-            out += "end \(reader.recordsRead) \(reader.bytesConsumed)"
+            // The whole input, plain or compressed, is consumed: readings of both compare equal.
+            out +=
+                "end \(reader.recordsRead) \(reader.bytesConsumed == bytes.count ? "all" : "\(reader.bytesConsumed)")"
         } catch {
             out += "error \(error)"
         }

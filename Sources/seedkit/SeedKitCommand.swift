@@ -2,6 +2,7 @@
 // Exit codes (docs/CLI.md): 0 success, 1 data or validation failure, 2 usage error.
 import ArgumentParser
 import Foundation
+import Logging
 
 @main
 struct SeedKitCommand: AsyncParsableCommand {
@@ -18,12 +19,15 @@ struct SeedKitCommand: AsyncParsableCommand {
             ExportCommand.self,
             ModelCommand.self,
             CheckCommand.self,
+            GenerateCommand.self,
+            PlanCommand.self,
         ]
     )
 
     /// Runs the command; usage errors exit with 2 (docs/CLI.md) instead of ArgumentParser's 64.
     /// A bare `seedkit` (no subcommand) is a usage error too: the reason and the help on stderr.
     static func main() async {
+        LoggingSystem.bootstrap(logHandler)
         do {
             var command = try parseAsRoot()
             if command is SeedKitCommand {
@@ -43,5 +47,14 @@ struct SeedKitCommand: AsyncParsableCommand {
             }
             exit(withError: error)
         }
+    }
+
+    /// The libraries' log lines go to standard error, from the level `SEEDKIT_LOG_LEVEL` names
+    /// (`trace`, `debug`, `info`, `notice`, `warning`, the default, `error` or `critical`).
+    private static func logHandler(label: String) -> any LogHandler {
+        var handler = StreamLogHandler.standardError(label: label)
+        let level = ProcessInfo.processInfo.environment["SEEDKIT_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:))
+        handler.logLevel = level ?? .warning
+        return handler
     }
 }

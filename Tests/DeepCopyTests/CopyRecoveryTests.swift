@@ -18,7 +18,7 @@ import Testing
 
     /// The files at `path` and its SQLite side files that exist.
     static func storeFiles(at path: String) -> [String] {
-        ["", "-wal", "-shm", "-journal"].map { path + $0 }.filter { FileManager.default.fileExists(atPath: $0) }
+        ([path] + StoreFiles.sideFiles(of: path)).filter { FileManager.default.fileExists(atPath: $0) }
     }
 
     static func integrity(of path: String) throws -> String {

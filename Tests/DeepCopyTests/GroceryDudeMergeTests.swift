@@ -2,6 +2,7 @@
 // the user's data, keeping the user's objects and adding only what is missing.
 import Foundation
 import GraphStore
+import ModelFiles
 import Testing
 
 @testable import DeepCopy

@@ -58,7 +58,7 @@ struct CSVReaderTests {
         #expect(records[0][path("id")]?.string == "7")
         let error = readError(
             [0xEF, 0xBB, 0xBF] + Array("a\"b\n".utf8), format: .csv,
-            options: ReaderOptions(csv: CSVOptions(hasHeader: false)))
+            options: ReaderOptions(csv: CSVOptions(hasHeader: false, strict: true)))
         #expect(error.lineColumnOffset == "1:2 @4")
     }
 
@@ -126,12 +126,24 @@ struct CSVReaderTests {
 
     // MARK: Errors
 
-    @Test func quoteInUnquotedField() {
-        let error = readError("a,b\n1,x\"y\n", format: .csv)
+    @Test func quotesInsideUnquotedFieldsAreCharacters() throws {
+        let records = try readAll("h,w,d\n5'10\" tall,12\" pizza,a\"\"b\"\n", format: .csv)
+        #expect(strings(records) == [["5'10\" tall", "12\" pizza", "a\"\"b\""]])
+        #expect(records[0].fields.map(\.isQuoted) == [false, false, false])
+        // A field that starts with a quote is a quoted field, as in Python's csv module.
+        #expect(strings(try readAll("h\n\"12\"\" pizza\"\n", format: .csv)) == [["12\" pizza"]])
+    }
+
+    @Test func strictRefusesAQuoteInAnUnquotedField() {
+        let error = readError("a,b\n1,x\"y\n", format: .csv, options: ReaderOptions(csv: CSVOptions(strict: true)))
         #expect(error?.kind == .syntax)
         #expect(error?.reason == "quote in unquoted field")
         #expect(error.position == "2:4 @7 #1")
         #expect(error?.description == "test.csv:2:4 (byte 7, record 1): quote in unquoted field")
+        #expect(error?.brokenRecord?.text == "1,x\"y")
+        let tsv = readError(
+            "a\tb\n1\t12\" pizza\n", format: .tsv, options: ReaderOptions(csv: CSVOptions(delimiter: 9, strict: true)))
+        #expect(tsv.position == "2:5 @8 #1")
     }
 
     @Test func textAfterClosingQuote() {
@@ -159,7 +171,8 @@ struct CSVReaderTests {
     }
 
     @Test func quotedNewlinesMoveErrorLines() {
-        let error = readError("a,b\n\"1\n2\",x\"\n", format: .csv)
+        let error = readError(
+            "a,b\n\"1\n2\",x\"\n", format: .csv, options: ReaderOptions(csv: CSVOptions(strict: true)))
         #expect(error?.reason == "quote in unquoted field")
         #expect(error.lineColumn == "3:5")
     }
@@ -220,10 +233,13 @@ struct CSVReaderTests {
         }
     }
 
-    @Test func readerStopsAfterError() throws {
-        var reader = try CSVReader(.bytes(Array("a\n1\n\"x\n".utf8), name: "s.csv"))
+    @Test func readerStopsAfterAnErrorItCannotReadOn() throws {
+        var reader = try CSVReader(
+            .bytes(Array("a\n1\n12345\n2\n".utf8), name: "s.csv"),
+            options: ReaderOptions(limits: ReaderLimits(maxFieldSize: 4)))
         #expect(try reader.next() != nil)
-        #expect(throws: RecordReaderError.self) { try reader.next() }
+        let error = #expect(throws: RecordReaderError.self) { try reader.next() }
+        #expect(error?.isRecoverable == false)
         #expect(try reader.next() == nil)
     }
 }

@@ -13,13 +13,24 @@ struct CSVWindowRowTests {
     /// large one reads nearly every row in one pass.
     private let sizes = [1, 2, 9, 16, 50, 64 * 1024]
 
-    /// Every record with each field's bytes, quoting and position, then the end state or the
-    /// error.
+    /// Every record with each field's bytes, quoting and position, and every broken row with
+    /// its error and bytes, then the end state or the error that ended reading.
     private func render(_ bytes: [UInt8], options: ReaderOptions) -> String {
         var lines: [String] = []
         do {
             var reader = try CSVReader(.bytes(bytes, name: "w.csv"), options: options)
-            while let record = try reader.next() {
+            while let result = try reader.nextResult() {
+                let record: SourceRecord
+                switch result {
+                case .success(let read):
+                    record = read
+                case .failure(let broken):
+                    let row = broken.brokenRecord
+                    lines.append(
+                        "broken: \(broken) at \(row?.position.description ?? "") \(row?.bytes ?? []) "
+                            + "consumed \(reader.bytesConsumed)")
+                    continue
+                }
                 let fields = record.fields.map { field in
                     let position = field.position
                     return "\(field.withUTF8 { Array($0) }) q\(field.isQuoted) "
@@ -80,15 +91,22 @@ struct CSVWindowRowTests {
 
     @Test func errorsInsideTheWindowMatchTheByteExactPath() {
         let padding = String(repeating: "pad,pad\n", count: 4)
+        let strict = ReaderOptions(csv: CSVOptions(strict: true))
         for row in ["1,x\"y", "1,\"x\"y", "1,2,3", "1", "\"a\nb\",c\"", "1,\"open"] {
+            let rendered = expectSameAtEveryChunkSize(
+                Array(("a,b\n0,0\n" + row + "\n" + padding).utf8), options: strict)
+            #expect(rendered.contains("broken: "), "\(row.debugDescription)")
+        }
+        // Lenient (the default): a quote inside an unquoted field is data on both paths.
+        for row in ["1,x\"y", "1,12\" pizza", "5'10\",\"\"", "\"a\nb\",c\""] {
             let rendered = expectSameAtEveryChunkSize(Array(("a,b\n0,0\n" + row + "\n" + padding).utf8))
-            #expect(rendered.contains("error: "), "\(row.debugDescription)")
+            #expect(!rendered.contains("broken: "), "\(row.debugDescription)")
         }
         let limits = ReaderOptions(limits: ReaderLimits(maxFieldSize: 3, maxRecordSize: 8, maxValuesPerRecord: 3))
         for row in ["1234,1", "123,123,12", "\"1\"\"23\",3"] {
             let rendered = expectSameAtEveryChunkSize(
                 Array(("a,b\n0,0\n" + row + "\n" + padding).utf8), options: limits)
-            #expect(rendered.contains("error: "), "\(row.debugDescription)")
+            #expect(rendered.contains("error: ") || rendered.contains("broken: "), "\(row.debugDescription)")
         }
     }
 
@@ -96,7 +114,8 @@ struct CSVWindowRowTests {
         // 0xC3 0xA9 is "é": split across two fields, each half is ill-formed on its own.
         let bytes = Array("a,b\n".utf8) + [0x78, 0xC3, 0x2C, 0xA9, 0x79, 0x0A] + Array("pad,pad\npad,pad\n".utf8)
         let rendered = expectSameAtEveryChunkSize(bytes)
-        #expect(rendered == "error: w.csv:2:2 (byte 5, record 1): invalid UTF-8")
+        #expect(
+            rendered.hasPrefix("broken: w.csv:2:2 (byte 5, record 1): invalid UTF-8 at w.csv:2:1 (byte 4, record 1) "))
     }
 
     @Test func randomInputsReadAlikeAtEveryChunkSize() {
@@ -108,6 +127,7 @@ struct CSVWindowRowTests {
             if Int.random(in: 0..<8, using: &random) == 0 { dialect.quote = nil }
             dialect.hasHeader = Bool.random(using: &random)
             dialect.allowRagged = Int.random(in: 0..<4, using: &random) == 0
+            dialect.strict = Bool.random(using: &random)
             options.csv = dialect
             if Int.random(in: 0..<6, using: &random) == 0 {
                 options.limits = ReaderLimits(maxFieldSize: 12, maxRecordSize: 40, maxValuesPerRecord: 5)

@@ -14,6 +14,12 @@ struct ReaderFactoryTests {
         #expect(RecordFormat(path: "data/items.CSV") == .csv)
         #expect(RecordFormat(path: "a.tab") == .tsv)
         #expect(RecordFormat(path: "a.jsonl") == .ndjson)
+        #expect(RecordFormat(path: "feeds/quakes.geojson") == .json)
+        #expect(RecordFormat(path: "data/items.csv.gz") == .csv)
+        #expect(RecordFormat(path: "a.tab.gz") == .tsv)
+        #expect(RecordFormat(path: "A.JSONL.GZ") == .ndjson)
+        #expect(RecordFormat(path: "items.gz") == nil)
+        #expect(RecordFormat(path: ".gz") == nil)
         #expect(RecordFormat(path: "dir.x/items") == nil)
         #expect(RecordFormat(path: ".csv") == nil)
         #expect(throws: RecordReaderError.self) { try RecordReaderFactory.open(.bytes([], name: "noext")) }

@@ -1,5 +1,5 @@
-// Runs the built `seedkit` executable as a child process for CLI tests: exit codes, output,
-// and killing it half-way.
+// Runs the built `seedkit` executable (or `seedkit-fuzz`) as a child process for CLI tests: exit
+// codes, output, and killing it half-way.
 import Foundation
 
 /// The result of one `seedkit` run.
@@ -11,23 +11,25 @@ struct CLIResult {
 
 /// Starts and runs `seedkit`.
 enum CLIProcess {
-    /// The `seedkit` binary beside the test bundle (the test target depends on it, so it is built).
-    static var executable: URL {
+    /// The binary called `name` beside the test bundle (the test target depends on it, so it is built).
+    static func executable(_ name: String) -> URL {
         let me = URL(
             fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
                 ?? CommandLine.arguments[0])
         var folder = me.deletingLastPathComponent()
         while folder.path != "/" {
-            let candidate = folder.appendingPathComponent("seedkit")
+            let candidate = folder.appendingPathComponent(name)
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
             folder = folder.deletingLastPathComponent()
         }
-        return me.deletingLastPathComponent().appendingPathComponent("seedkit")
+        return me.deletingLastPathComponent().appendingPathComponent(name)
     }
 
-    /// Runs `seedkit` with `arguments` in `directory` and waits for it.
-    static func run(_ arguments: [String], in directory: String? = nil) throws -> CLIResult {
-        let process = try start(arguments, in: directory)
+    /// Runs `program` (default `seedkit`) with `arguments` in `directory` and waits for it.
+    static func run(_ arguments: [String], in directory: String? = nil, program: String = "seedkit") throws
+        -> CLIResult
+    {
+        let process = try start(arguments, in: directory, program: program)
         let stdout = (process.standardOutput as? Pipe)?.fileHandleForReading.readDataToEndOfFile() ?? Data()
         let stderr = (process.standardError as? Pipe)?.fileHandleForReading.readDataToEndOfFile() ?? Data()
         process.waitUntilExit()
@@ -36,10 +38,12 @@ enum CLIProcess {
             stderr: String(decoding: stderr, as: UTF8.self))
     }
 
-    /// Starts `seedkit` without waiting.
-    static func start(_ arguments: [String], in directory: String? = nil) throws -> Process {
+    /// Starts `program` (default `seedkit`) without waiting.
+    static func start(_ arguments: [String], in directory: String? = nil, program: String = "seedkit") throws
+        -> Process
+    {
         let process = Process()
-        process.executableURL = executable
+        process.executableURL = executable(program)
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         process.standardOutput = Pipe()

@@ -66,7 +66,8 @@ import Testing
         let lines = result.stdout.split(separator: "\n").map(String.init)
         let header = try #require(lines.first)
         #expect(header.hasPrefix("model \(sample.name) (\(sample.entities.count) entities) hash "))
-        #expect(header.split(separator: " ").last?.count == 16)
+        let words = header.split(separator: " ")
+        #expect(words.count == 10 && words[5].count == 16 && words[6...8] == ["Core", "Data", "checksum"])
         let named = lines.dropFirst().map { line in
             String(line.drop(while: { $0 == " " }).prefix(while: { $0 != " " }))
         }
@@ -77,7 +78,9 @@ import Testing
         let result = try CLIProcess.run(["model", Self.path(sample.path), "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         let report = try Self.json(result.stdout)
-        #expect(Set(report.keys) == ["name", "hash", "entities"])
+        #expect(
+            Set(report.keys)
+                == ["name", "hash", "entities", "coreDataVersionHashesDigest", "coreDataVersionChecksum"])
         #expect(report["name"] as? String == sample.name)
         let hash = try #require(report["hash"] as? String)
         #expect(hash.count == 64 && hash.allSatisfy(\.isHexDigit))
@@ -90,10 +93,13 @@ import Testing
             #expect(entity["abstract"] is Bool, "\(name)")
             #expect((entity["hash"] as? String)?.count == 64, "\(name)")
         }
-        // The text summary shows the same hash's first 16 digits.
+        // The text summary shows the same hash's first 16 digits, and the same checksum.
         let text = try CLIProcess.run(["model", Self.path(sample.path)])
+        let checksum = try #require(report["coreDataVersionChecksum"] as? String)
         #expect(
-            text.stdout.hasPrefix("model \(sample.name) (\(sample.entities.count) entities) hash \(hash.prefix(16))\n"))
+            text.stdout.hasPrefix(
+                "model \(sample.name) (\(sample.entities.count) entities) hash \(hash.prefix(16))"
+                    + " Core Data checksum \(checksum)\n"))
     }
 
     @Test func theJSONDescribesAttributesRelationshipsAndInheritance() throws {
@@ -202,5 +208,57 @@ import Testing
         #expect(unknown.stderr.hasPrefix("Error: Unknown option '--frobnicate'\n"))
         #expect(unknown.stdout.isEmpty)
         #expect(try CLIProcess.run(["model", "--help"]).status == 0)
+    }
+
+    // MARK: - Core Data hashes and versions
+
+    /// CoreDataPlus's three-version model (Tests/ModelFilesTests/Fixtures, MIT).
+    static let sampleModel = path("Tests/ModelFilesTests/Fixtures/CoreDataPlus/SampleModel.xcdatamodeld")
+
+    @Test func jsonCarriesCoreDataHashesAndAnotherVersionLoadsByName() throws {
+        let current = try Self.json(try CLIProcess.run(["model", Self.sampleModel, "--json"]).stdout)
+        let second = try CLIProcess.run(["model", Self.sampleModel, "--model-version", "SampleModel2", "--json"])
+        #expect(second.status == 0, "\(second.stderr)")
+        let other = try Self.json(second.stdout)
+        let entities = try #require(other["entities"] as? [String: [String: Any]])
+        #expect(Set(entities.keys) == ["Car", "LuxuryCar", "Person", "SportCar"])
+        for (name, entity) in entities {
+            let hash = try #require(entity["coreDataVersionHash"] as? String, "\(name)")
+            #expect(Data(base64Encoded: hash)?.count == 32)
+        }
+        let digest = try #require(other["coreDataVersionHashesDigest"] as? String)
+        #expect(Data(base64Encoded: digest)?.count == 64)
+        let checksum = try #require(other["coreDataVersionChecksum"] as? String)
+        #expect(Data(base64Encoded: checksum)?.count == 32)
+        #expect(checksum != current["coreDataVersionChecksum"] as? String)
+        #expect((current["entities"] as? [String: Any])?["ExpensiveSportCar"] != nil)
+    }
+
+    @Test func versionsAreListedWithTheCurrentOneMarked() throws {
+        let text = try CLIProcess.run(["model", Self.sampleModel, "--versions"])
+        #expect(text.status == 0, "\(text.stderr)")
+        let lines = text.stdout.split(separator: "\n")
+        #expect(lines.first == "model SampleModel: 3 versions, current SampleModel")
+        #expect(lines.dropFirst().map { $0.prefix(15) } == ["* SampleModel  ", "  SampleModel2 ", "  SampleModel3 "])
+        let json = try Self.json(try CLIProcess.run(["model", Self.sampleModel, "--versions", "--json"]).stdout)
+        let versions = try #require(json["versions"] as? [[String: Any]])
+        #expect(versions.map { $0["name"] as? String } == ["SampleModel", "SampleModel2", "SampleModel3"])
+        #expect(versions.map { $0["current"] as? Bool } == [true, false, false])
+        let second = try Self.json(
+            try CLIProcess.run(["model", Self.sampleModel, "--model-version", "SampleModel2", "--json"]).stdout)
+        #expect(versions[1]["coreDataVersionChecksum"] as? String == second["coreDataVersionChecksum"] as? String)
+        #expect(versions[1]["hash"] as? String == second["hash"] as? String)
+    }
+
+    @Test func anUnknownVersionIsADataFailureAndBothFlagsAUsageError() throws {
+        let unknown = try CLIProcess.run(["model", Self.sampleModel, "--model-version", "Model 6"])
+        #expect(unknown.status == 1)
+        #expect(
+            unknown.stderr.hasPrefix("seedkit: ")
+                && unknown.stderr.contains(
+                    "there is no model version 'Model 6' (versions: SampleModel, SampleModel2, SampleModel3)")
+        )
+        let both = try CLIProcess.run(["model", Self.sampleModel, "--versions", "--model-version", "SampleModel2"])
+        #expect(both.status == 2 && both.stderr.hasPrefix("Error: "))
     }
 }

@@ -18,11 +18,13 @@ struct AdmittedRows {
         guard let name = table.admissions else { return }
         let admitted = "temp." + SQLiteIdentifier.quote(name)
         let asked = table.copied.filter(plan.isSelected)
+        let layout = plan.sourceLayout
         try batches.scratch { connection in
-            try connection.execute("CREATE TEMP TABLE \(SQLiteIdentifier.quote(name))(pk INTEGER PRIMARY KEY)")
+            try connection.execute("CREATE TEMP TABLE \(SQLiteIdentifier.quote(name))(key INTEGER PRIMARY KEY)")
             if !asked.contains(where: plan.isFiltered), !asked.isEmpty {
+                let numbers = StoreLayout.list(asked.map(layout.number(of:)))
                 try connection.run(
-                    "INSERT INTO \(admitted)(pk) SELECT pk FROM \(table.source) WHERE ent IN (\(RootTable.list(asked.map(\.storeID))))"
+                    "INSERT INTO \(admitted)(key) SELECT \(layout.keyColumn) FROM \(table.source) WHERE \(layout.entityColumn) IN (\(numbers))"
                 )
             }
         }
@@ -32,7 +34,7 @@ struct AdmittedRows {
             let final = page.last
         {
             try batches.scratch { connection in
-                let insert = try connection.cachedStatement("INSERT INTO \(admitted)(pk) VALUES (?)")
+                let insert = try connection.cachedStatement("INSERT INTO \(admitted)(key) VALUES (?)")
                 for object in page where plan.copies(object.entity) && plan.isSelected(object.entity) {
                     guard try plan.admits(object) else { continue }
                     insert.bind(object.objectID.key, at: 1)

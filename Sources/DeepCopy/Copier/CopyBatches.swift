@@ -29,8 +29,13 @@ final class CopyBatches {
         tracker = CopyProgressTracker(callback: batchProgress)
     }
 
-    /// Runs `body` in one committed write transaction, then reports progress.
+    /// How the target stores values (for defaults bound into the copy's SQL).
+    var encoding: ValueEncoding { context.store.layout.values }
+
+    /// Runs `body` in one committed write transaction, then reports progress; first stops the
+    /// copy (throwing `CancellationError`) when its task was cancelled.
     func commit(_ body: (SQLiteConnection) throws -> Void) throws {
+        try BlockingWork.checkCancellation()
         do {
             try context.writeRows(body)
         } catch {
@@ -41,8 +46,10 @@ final class CopyBatches {
         tracker.committed(report)
     }
 
-    /// Runs `body` in one read transaction: for work on TEMP tables that reads both stores.
+    /// Runs `body` in one read transaction: for work on TEMP tables that reads both stores;
+    /// first stops the copy when its task was cancelled.
     func scratch(_ body: (SQLiteConnection) throws -> Void) throws {
+        try BlockingWork.checkCancellation()
         try context.readRows { connection in try connection.transaction(.deferred) { try body(connection) } }
     }
 
@@ -63,10 +70,11 @@ final class CopyBatches {
         try context.restore(saved)
     }
 
-    /// Commits `metadata` and the end of `run` in one last transaction, at the store's own durability.
-    func finish(_ run: RunJournal, metadata: [String: String?]) throws {
+    /// Commits `metadata` and the end of `run` in one last transaction, at the store's own
+    /// durability, after `body` (the layout's key bookkeeping).
+    func finish(_ run: RunJournal, metadata: [String: String?], _ body: (SQLiteConnection) throws -> Void) throws {
         try restoreSettings()
-        try context.writeRows(metadata: metadata, finishing: run) { _ in }
+        try context.writeRows(metadata: metadata, finishing: run, body)
         progress?(report)
         tracker.done(report)
     }
@@ -103,29 +111,31 @@ final class CopyBatches {
 }
 
 extension SQLiteConnection {
-    /// Runs `sql` with the page bounds bound to `?1` and `?2` and `values` from `?3` on; the
-    /// number of rows it changed.
+    /// Runs `sql` with the page bounds bound to `?1` and `?2`; the number of rows it changed.
     @discardableResult
-    func run(_ sql: String, lower: Int64 = .min, upper: Int64 = .max, values: [AttributeValue] = []) throws -> Int {
+    func run(_ sql: String, lower: Int64 = .min, upper: Int64 = .max) throws -> Int {
+        try run(sql, lower: lower, upper: upper) { _ in }
+    }
+
+    /// Runs `sql` with the page bounds bound to `?1` and `?2` and what `bind` binds from `?3`
+    /// on; the number of rows it changed.
+    @discardableResult
+    func run(_ sql: String, lower: Int64 = .min, upper: Int64 = .max, binding bind: (SQLiteStatement) -> Void) throws
+        -> Int
+    {
         let statement = try cachedStatement(sql)
         defer { statement.reset() }
-        if statement.parameterCount >= 2 {
-            statement.bind(lower, at: 1)
-            statement.bind(upper, at: 2)
-        }
-        for (offset, value) in values.enumerated() { statement.bind(value, at: Int32(offset + 3)) }
+        statement.bindBounds(lower, upper)
+        bind(statement)
         try statement.execute()
         return changes
     }
 
-    /// Runs a query of `(ent, count)` rows with the page bounds bound to `?1` and `?2`.
+    /// Runs a query of `(entity number, count)` rows with the page bounds bound to `?1` and `?2`.
     func counts(_ sql: String, lower: Int64 = .min, upper: Int64 = .max) throws -> [(entityID: Int64, count: Int)] {
         let statement = try cachedStatement(sql)
         defer { statement.reset() }
-        if statement.parameterCount >= 2 {
-            statement.bind(lower, at: 1)
-            statement.bind(upper, at: 2)
-        }
+        statement.bindBounds(lower, upper)
         var rows: [(Int64, Int)] = []
         while try statement.step() { rows.append((statement.int64(0), statement.int(1))) }
         return rows
@@ -144,5 +154,14 @@ extension SQLiteConnection {
         let statement = try cachedStatement(sql)
         defer { statement.reset() }
         return try statement.step() ? statement.int64(0) : 0
+    }
+}
+
+extension SQLiteStatement {
+    /// Binds a page's bounds to `?1` and `?2` when the statement has them.
+    fileprivate func bindBounds(_ lower: Int64, _ upper: Int64) {
+        guard parameterCount >= 2 else { return }
+        bind(lower, at: 1)
+        bind(upper, at: 2)
     }
 }

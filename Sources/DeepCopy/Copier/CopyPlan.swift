@@ -2,14 +2,18 @@
 // entities are copied (those asked for, and those relationships that bring their destinations
 // along can reach), by which key they match, which attributes carry over, and which side of
 // each relationship pair is copied (unless its link is cut).
+// The two stores may be laid out differently (StoreLayout): entities correspond by name, and
+// each side's tables, columns and entity numbers come from its own layout.
 // Invariant: a type, table or storage mismatch between the models is an error here, before the
 // copy writes anything.
 import GraphStore
 
 /// The compatibility check and per-entity decisions of a copy.
 struct CopyPlan {
-    let source: ObjectModel
-    let target: ObjectModel
+    /// How the source store is laid out.
+    let sourceLayout: StoreLayout
+    /// How the target store is laid out.
+    let targetLayout: StoreLayout
     /// Root entities of the source whose tables hold objects asked for.
     let roots: [ModelEntity]
     /// Properties the target lacks, reported but skipped.
@@ -23,15 +27,16 @@ struct CopyPlan {
     private let keys: [String: [String]]
     private let attributeNames: [String: [String]]
 
-    init(source: ObjectModel, target: ObjectModel, options: DeepCopyOptions) throws {
-        self.source = source
-        self.target = target
+    init(source sourceLayout: StoreLayout, target targetLayout: StoreLayout, options: DeepCopyOptions) throws {
+        self.sourceLayout = sourceLayout
+        self.targetLayout = targetLayout
+        let (source, target) = (sourceLayout.model, targetLayout.model)
         var selected = Set<String>()
         for name in options.entities ?? source.entities.map(\.name) {
             guard let entity = source.entity(named: name) else {
                 throw DeepCopyError("the source has no entity \(name)")
             }
-            for storeID in entity.kindStoreIDs { selected.insert(source.entities[Int(storeID) - 1].name) }
+            for index in entity.kindIndices { selected.insert(source.entities[index].name) }
         }
         self.selected = selected
         relationshipChoices = try RelationshipChoices(options.relationships, in: source)
@@ -57,9 +62,11 @@ struct CopyPlan {
                 warnings.append("\(name): the target has no such entity; its objects are skipped")
                 continue
             }
-            if copy.tableName != entity.tableName {
+            let (sourceRoot, targetRoot) = (source.root(of: entity).name, target.root(of: copy).name)
+            if sourceRoot != targetRoot {
                 problems.append(
-                    "\(name) is stored in table \(entity.tableName) in the source but \(copy.tableName) in the target")
+                    "\(name) is stored with \(sourceRoot)'s objects in the source but with \(targetRoot)'s in the target"
+                )
             }
             var names: [String] = []
             for attribute in entity.attributes where !attribute.isTransient {
@@ -96,7 +103,7 @@ struct CopyPlan {
                         problems.append(
                             "\(name).\(relationship.name) points at a different destination or cardinality in the target"
                         )
-                    } else if other.storage != relationship.storage {
+                    } else if targetLayout.storage(of: other).shape != sourceLayout.storage(of: relationship).shape {
                         problems.append(
                             "\(name).\(relationship.name) is stored differently in the target (its order or inverse differ)"
                         )
@@ -111,9 +118,14 @@ struct CopyPlan {
         self.keys = keys
         self.attributeNames = attributeNames
         roots = source.entities.filter { root in
-            root.isRoot && root.kindStoreIDs.contains { candidates.contains(source.entities[Int($0) - 1].name) }
+            root.isRoot && root.kindIndices.contains { candidates.contains(source.entities[$0].name) }
         }
     }
+
+    /// The source's model.
+    var source: ObjectModel { sourceLayout.model }
+    /// The target's model.
+    var target: ObjectModel { targetLayout.model }
 
     /// Whether objects of `entity` were asked for.
     func isSelected(_ entity: ModelEntity) -> Bool { selected.contains(entity.name) }
@@ -122,18 +134,24 @@ struct CopyPlan {
     /// brings its destinations along, and the target has the entity).
     func copies(_ entity: ModelEntity) -> Bool { attributeNames[entity.name] != nil }
 
-    /// The source entities of `root`'s table whose objects are copied, in store-ID order.
+    /// The source entities of `root`'s table whose objects are copied, in the source's entity-number order.
     func copiedEntities(in root: ModelEntity) -> [ModelEntity] {
-        root.kindStoreIDs.map { source.entities[Int($0) - 1] }.filter(copies)
+        sourceLayout.kindNumbers(of: root).compactMap(sourceLayout.entity(number:)).filter(copies)
     }
 
-    /// The source entity numbered `storeID` (the `ent` column), if there is one.
-    func sourceEntity(storeID: Int64) -> ModelEntity? {
-        source.entities.indices.contains(Int(storeID) - 1) ? source.entities[Int(storeID) - 1] : nil
+    /// The source entity with the source's entity number `number`, if there is one.
+    func sourceEntity(number: Int64) -> ModelEntity? {
+        sourceLayout.entity(number: number)
     }
 
     /// The target's entity for the source's `entity`.
     func targetEntity(for entity: ModelEntity) -> ModelEntity? { target.entity(named: entity.name) }
+
+    /// The target's relationship for the source's `relationship` (the same name on the target's
+    /// entity of the declaring entity's name).
+    func targetRelationship(for relationship: ModelRelationship) -> ModelRelationship? {
+        target.entity(named: relationship.declaringEntity)?.relationship(named: relationship.name)
+    }
 
     /// Whether a predicate applies to objects of `entity` (given for it or an ancestor).
     func isFiltered(_ entity: ModelEntity) -> Bool {
@@ -200,8 +218,6 @@ struct CopyPlan {
     }
 
     private func copiedDestination(_ relationship: ModelRelationship) -> Bool {
-        source.destination(of: relationship).kindStoreIDs.contains {
-            candidates.contains(source.entities[Int($0) - 1].name)
-        }
+        source.destination(of: relationship).kindIndices.contains { candidates.contains(source.entities[$0].name) }
     }
 }

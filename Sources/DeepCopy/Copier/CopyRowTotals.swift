@@ -6,29 +6,29 @@ import GraphStore
 
 /// Source rows per step of a copy.
 struct CopyRowTotals {
-    /// Rows per root table name.
-    private(set) var tables: [String: Int] = [:]
-    /// Pairs per join table name.
+    /// Rows per table, by its source root entity's index.
+    private(set) var tables: [Int: Int] = [:]
+    /// Pairs per join table, by its source name.
     private(set) var joinTables: [String: Int] = [:]
 
     /// Counts the rows of `tables` and of the join tables in `links` whose ends both have a map.
-    init(tables rootTables: [RootTable], maps: [String: IdentityMap], links: CopyLinks, on connection: SQLiteConnection)
+    init(tables rootTables: [RootTable], maps: [Int: IdentityMap], links: CopyLinks, on connection: SQLiteConnection)
         throws
     {
         for table in rootTables {
-            switch maps[table.name] {
+            switch maps[table.root.index] {
             case .offset:
-                tables[table.name] = Int(try connection.integer("SELECT count(*) FROM \(table.source)"))
+                tables[table.root.index] = Int(try connection.integer("SELECT count(*) FROM \(table.source)"))
             case .table(let name):
-                tables[table.name] = Int(
+                tables[table.root.index] = Int(
                     try connection.integer("SELECT count(*) FROM temp.\(SQLiteIdentifier.quote(name))"))
             case nil:
                 continue
             }
         }
-        for link in links.joinTables where maps[link.sourceRoot] != nil && maps[link.destinationRoot] != nil {
-            joinTables[link.table] = Int(
-                try connection.integer("SELECT count(*) FROM src.\(SQLiteIdentifier.quote(link.table))"))
+        for link in links.joinTables where maps[link.owners] != nil && maps[link.members] != nil {
+            let source = SourceAttachment.schema + "." + SQLiteIdentifier.quote(link.sourceTable)
+            joinTables[link.sourceTable] = Int(try connection.integer("SELECT count(*) FROM \(source)"))
         }
     }
 

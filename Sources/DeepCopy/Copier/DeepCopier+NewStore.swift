@@ -1,14 +1,14 @@
 // A copy into a store that does not exist yet: the copy is checked against the models before any
-// file is made, the store is created with the model, and a copy that fails removes it again
-// (with its `-wal`, `-shm` and `-journal` files), so a failure leaves nothing behind. A kill
-// leaves the new store with whole batches and an active run, which the next copy undoes first.
+// file is made, the store is created with the model, and a copy that fails or is cancelled
+// removes it again with its side files (StoreFiles), so it leaves nothing behind. A kill leaves
+// the new store with whole batches and an active run, which the next copy undoes first.
 // Invariant: only files this call created are removed; a path that holds a store is refused.
 import Foundation
 import GraphStore
 
 extension DeepCopier {
     /// Copies from `source` into a new store created at `path` with `model` (default: the
-    /// source's model); should the copy fail, no file remains at `path`.
+    /// source's model); should the copy fail or its task be cancelled, no file remains at `path`.
     ///
     /// ```swift
     /// let report = try DeepCopier.copy(from: catalog, toNewStoreAt: "Copy.sqlite")
@@ -23,14 +23,16 @@ extension DeepCopier {
             throw DeepCopyError("\(path) already exists: copy into it with DeepCopier(from:to:)")
         }
         let model = model ?? source.model
-        _ = try CopyPlan(source: source.model, target: model, options: options)
+        _ = try CopyPlan(
+            source: source.layout, target: PersistentStore.newStoreLayout(for: model, options: storeOptions),
+            options: options)
         // Side files without their store are stale; SQLite would read a stale WAL into the new file.
-        removeStoreFiles(at: path, includingStore: false)
+        try StoreFiles.removeSideFiles(of: path)
         do {
             return try copyIntoCreatedStore(
                 from: source, at: path, model: model, storeOptions: storeOptions, options: options)
         } catch {
-            removeStoreFiles(at: path, includingStore: true)
+            try? StoreFiles.remove(path)
             throw error
         }
     }
@@ -42,12 +44,5 @@ extension DeepCopier {
     ) throws -> CopyReport {
         let target = try PersistentStore.open(at: path, model: model, options: storeOptions)
         return try DeepCopier(from: source, to: target, options: options).run()
-    }
-
-    /// Removes the SQLite side files of the store at `path`, and the store itself when asked.
-    private static func removeStoreFiles(at path: String, includingStore: Bool) {
-        for suffix in (includingStore ? [""] : []) + ["-wal", "-shm", "-journal"] {
-            try? FileManager.default.removeItem(atPath: path + suffix)
-        }
     }
 }

@@ -6,12 +6,18 @@
 // the maps (self references and cycles included), join tables filled through the maps of both
 // ends, and ordered members positioned (order kept; merging appends missing members in source
 // order).
+// The two stores may have different layouts: each side's SQL names come from its own layout, and
+// values are converted in SQL where the layouts encode them differently.
 // A run left active in the target by a job that was killed (a copy, an import, a merge) is
 // undone before the copy begins its own, so a re-run after a kill ends with exactly the right
 // contents rather than the killed run's batches plus a whole copy.
+// Cancellation: before every batch the copy checks whether its task was cancelled (the calling
+// task, or the task awaiting the thread it runs on: BlockingWork); it then stops and undoes its
+// run, like any failure.
 // Invariants: the source is only read; the whole copy is one run of the target's run journal,
-// so a failure leaves the target as it was, and the completion metadata commits with the run's
-// end; memory holds one page of rows plus SQLite's caches (the maps are TEMP tables).
+// so a failure or a cancellation leaves the target as it was, and the completion metadata
+// commits with the run's end; memory holds one page of rows plus SQLite's caches (the maps are
+// TEMP tables).
 import Foundation
 import GraphStore
 
@@ -39,30 +45,37 @@ public final class DeepCopier {
     /// Runs the copy. A run left unfinished in the target (by a job that was killed) is undone
     /// first, with a warning in the report.
     ///
-    /// - Throws: ``DeepCopyError`` for incompatible models or a `fail` conflict, or store errors;
-    ///   the target is then unchanged (but for the undone leftover run).
+    /// Cancelling the task that runs the copy (or that awaits the thread running it) stops it
+    /// before its next batch: everything it wrote is undone and `CancellationError` is thrown.
+    ///
+    /// - Throws: ``DeepCopyError`` for incompatible models or a `fail` conflict, `CancellationError`,
+    ///   or store errors; the target is then unchanged (but for the undone leftover run).
     public func run() throws -> CopyReport {
         let started = Date()
-        let plan = try CopyPlan(source: source.model, target: target.model, options: options)
+        let plan = try CopyPlan(source: source.layout, target: target.layout, options: options)
+        try BlockingWork.checkCancellation()
         let context = try ObjectContext(store: target)
         let batches = CopyBatches(
             context: context, rowsPerBatch: options.batchSize, progress: options.progress,
             batchProgress: options.batchProgress)
         batches.report.warnings = plan.warnings
-        if let leftover = try context.activeRun() {
-            try context.undoRun(leftover)
+        if let leftover = try context.undoLeftoverRun() {
             batches.report.warnings.append(
                 "undid the unfinished run \(leftover.id) left in the target (a copy or import that was killed)")
         }
-        let attachment = SourceAttachment(source: source, batches: batches)
+        let attachment = SourceAttachment(source: source, batches: batches, targetLayout: target.layout)
         let run = try context.beginRun(id: "copy-" + UUID().uuidString)
         do {
             try attachment.attach()
             defer { try? attachment.detach() }
             try batches.useBulkSettings()
             defer { try? batches.restoreSettings() }
-            try copy(plan: plan, with: batches)
-            try batches.finish(run, metadata: options.completionMetadata)
+            let tables = try copy(plan: plan, with: batches)
+            try batches.finish(run, metadata: options.completionMetadata) { connection in
+                for root in tables.compactMap(\.targetRoot) {
+                    try target.layout.coverKeys(ofRoot: root, on: connection)
+                }
+            }
         } catch {
             try? context.undoRun(run)
             throw error
@@ -72,7 +85,8 @@ public final class DeepCopier {
         return report
     }
 
-    private func copy(plan: CopyPlan, with batches: CopyBatches) throws {
+    /// Copies every table and link; returns the tables.
+    private func copy(plan: CopyPlan, with batches: CopyBatches) throws -> [RootTable] {
         let tables = plan.roots.map { RootTable(root: $0, plan: plan) }
         let links = CopyLinks(plan: plan)
         if tables.contains(where: { $0.admissions != nil }) {
@@ -81,21 +95,21 @@ public final class DeepCopier {
             for table in tables { try admitted.collect(table, from: context, batches: batches) }
             try BroughtAlongRows(plan: plan, tables: tables).close(with: batches)
         }
-        var maps: [String: IdentityMap] = [:]
+        var maps: [Int: IdentityMap] = [:]
         try batches.scratch { connection in
             let builder = IdentityMapBuilder(plan: plan, onConflict: options.onConflict)
             for table in tables {
                 try countSkipped(table, plan: plan, on: connection, batches: batches)
                 guard !table.copied.isEmpty else { continue }
-                maps[table.name] = try builder.build(table, on: connection, batches: batches)
+                maps[table.root.index] = try builder.build(table, on: connection, batches: batches)
             }
         }
-        // Same model, everything asked for, no link cut, every table empty in the target: rows
-        // move as they are.
+        // Same model and layout, everything asked for, no link cut, every table empty in the
+        // target: rows move as they are.
         let verbatim =
             options.entities == nil && options.predicates.isEmpty && !plan.relationshipChoices.cutsAnything
-            && source.model.versionHash == target.model.versionHash
-            && tables.allSatisfy { maps[$0.name]?.isIdentity ?? false }
+            && source.layout.isSame(as: target.layout)
+            && tables.allSatisfy { maps[$0.root.index]?.isIdentity ?? false }
         var totals: CopyRowTotals?
         if batches.tracker.isListening {
             try batches.scratch { connection in
@@ -106,26 +120,28 @@ public final class DeepCopier {
         if !verbatim {
             try batches.scratch { connection in
                 for link in links.orderedMembers {
-                    try OrderedMemberPositions(link: link, maps: maps).noteMovedMembers(on: connection)
+                    try OrderedMemberPositions(link: link, plan: plan, maps: maps).noteMovedMembers(on: connection)
                 }
             }
         }
         for table in tables {
-            batches.tracker.begin(.objects, entity: table.root.name, rows: totals?.tables[table.name] ?? 0)
+            batches.tracker.begin(.objects, entity: table.root.name, rows: totals?.tables[table.root.index] ?? 0)
             try RowCopier(
-                table: table, plan: plan, maps: maps, links: links.foreignKeys(on: table.name),
+                table: table, plan: plan, maps: maps, links: links.foreignKeys(on: table.root.index),
                 onConflict: options.onConflict, verbatim: verbatim
             ).copy(with: batches)
         }
         for link in links.joinTables {
             batches.tracker.begin(
-                .links, entity: link.entity, relationship: link.relationship, rows: totals?.joinTables[link.table] ?? 0)
+                .links, entity: link.entity, relationship: link.relationship,
+                rows: totals?.joinTables[link.sourceTable] ?? 0)
             try JoinTableCopier(link: link, maps: maps, verbatim: verbatim).copy(with: batches)
         }
         for link in links.orderedMembers where !verbatim {
             batches.tracker.begin(.links, entity: link.entity, relationship: link.relationship, rows: 0)
-            try OrderedMemberPositions(link: link, maps: maps).assignPositions(with: batches)
+            try OrderedMemberPositions(link: link, plan: plan, maps: maps).assignPositions(with: batches)
         }
+        return tables
     }
 
     /// Counts the source objects asked for but not copied (entity missing in the target, or
@@ -133,14 +149,18 @@ public final class DeepCopier {
     private func countSkipped(_ table: RootTable, plan: CopyPlan, on connection: SQLiteConnection, batches: CopyBatches)
         throws
     {
-        let asked = table.root.kindStoreIDs.filter { plan.sourceEntity(storeID: $0).map(plan.isSelected) ?? false }
+        let layout = plan.sourceLayout
+        let asked = layout.kindNumbers(of: table.root).filter {
+            plan.sourceEntity(number: $0).map(plan.isSelected) ?? false
+        }
+        let entity = layout.entityColumn
         let skipped = try connection.counts(
             """
-            SELECT s.ent, count(*) FROM \(table.source) AS s
-            WHERE s.ent IN (\(RootTable.list(asked))) AND NOT (\(table.copiedCondition("s"))) GROUP BY s.ent
+            SELECT s.\(entity), count(*) FROM \(table.source) AS s
+            WHERE s.\(entity) IN (\(StoreLayout.list(asked))) AND NOT (\(table.copiedCondition("s"))) GROUP BY s.\(entity)
             """)
-        for (entityID, count) in skipped {
-            if let entity = plan.sourceEntity(storeID: entityID) { batches.count(count, \.skipped, of: entity) }
+        for (number, count) in skipped {
+            if let entity = plan.sourceEntity(number: number) { batches.count(count, \.skipped, of: entity) }
         }
     }
 }

@@ -1,7 +1,7 @@
 // The identity map of one root table: which target row each copied source row became. Either an
 // offset (every source row becomes a new row, its key shifted past the target's keys) or a TEMP
-// table `(src INTEGER PRIMARY KEY, dst, fresh)` on the copy's connection (`fresh` marks the rows
-// the copy inserts; the others matched an existing row, or share a new row's key).
+// table `(source_key INTEGER PRIMARY KEY, target_key, fresh)` on the copy's connection (`fresh`
+// marks the rows the copy inserts; the others matched an existing row, or share a new row's key).
 // Invariant: a source key the copy did not copy maps to NULL, so links to it stay unset.
 import GraphStore
 
@@ -17,7 +17,8 @@ enum IdentityMap {
         switch self {
         case .offset(0): expression
         case .offset(let offset): "(\(expression) + \(offset))"
-        case .table(let name): "(SELECT dst FROM temp.\(SQLiteIdentifier.quote(name)) WHERE src = \(expression))"
+        case .table(let name):
+            "(SELECT target_key FROM temp.\(SQLiteIdentifier.quote(name)) WHERE source_key = \(expression))"
         }
     }
 

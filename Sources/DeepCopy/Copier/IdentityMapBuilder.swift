@@ -12,47 +12,57 @@ struct IdentityMapBuilder {
 
     /// The map of `table`'s rows; TEMP tables it needs are created on `connection`.
     func build(_ table: RootTable, on connection: SQLiteConnection, batches: CopyBatches) throws -> IdentityMap {
-        let next = try connection.integer("SELECT coalesce(max(pk), 0) FROM \(table.target)")
+        let (source, target) = (plan.sourceLayout, plan.targetLayout)
+        let next = try table.targetRoot.map { try target.highestKey(ofRoot: $0, on: connection) } ?? 0
         if table.copiesEveryRow,
             !table.isKeyed || (next == 0 && table.copied.allSatisfy(plan.keyIsUnique))
         {
             return .offset(next)
         }
-        let name = "seedkit_map_" + table.name
+        let name = target.reservedName("map_" + table.name)
         let map = "temp." + SQLiteIdentifier.quote(name)
+        let (key, entity) = (source.keyColumn, source.entityColumn)
         try connection.execute(
-            "CREATE TEMP TABLE \(SQLiteIdentifier.quote(name))(src INTEGER PRIMARY KEY, dst INTEGER NOT NULL, fresh INTEGER NOT NULL)"
+            "CREATE TEMP TABLE \(SQLiteIdentifier.quote(name))(source_key INTEGER PRIMARY KEY, target_key INTEGER NOT NULL, fresh INTEGER NOT NULL)"
         )
-        for entity in table.copied {
-            guard let key = plan.key(of: entity.name), let lookup = plan.lookupEntity(of: entity.name) else { continue }
-            let matches = key.map { "t.\(SQLiteIdentifier.quote($0)) = s.\(SQLiteIdentifier.quote($0))" }
+        for copied in table.copied {
+            guard let attributes = plan.key(of: copied.name), let lookup = plan.lookupEntity(of: copied.name) else {
+                continue
+            }
+            let matches = attributes.compactMap { name in
+                copied.attribute(named: name).flatMap { attribute in
+                    table.targetColumn(ofAttribute: name, of: copied).map {
+                        "t.\($0) = \(table.sourceValue(of: attribute, alias: "s"))"
+                    }
+                }
+            }
             let matched = try connection.run(
                 """
-                INSERT OR IGNORE INTO \(map)(src, dst, fresh)
-                SELECT s.pk, t.pk, 0 FROM \(table.source) AS s JOIN \(table.target) AS t
-                ON \(matches.joined(separator: " AND ")) AND t.ent IN (\(RootTable.list(lookup.kindStoreIDs)))
-                WHERE s.ent = \(entity.storeID) AND \(table.copiedCondition("s"))
+                INSERT OR IGNORE INTO \(map)(source_key, target_key, fresh)
+                SELECT s.\(key), t.\(target.keyColumn), 0 FROM \(table.source) AS s JOIN \(table.target) AS t
+                ON \(matches.joined(separator: " AND ")) AND t.\(target.entityColumn) IN (\(target.kindList(of: lookup)))
+                WHERE s.\(entity) = \(source.number(of: copied)) AND \(table.copiedCondition("s"))
                 """)
             if matched > 0, onConflict == .fail {
                 throw DeepCopyError(
-                    "\(entity.name) \(try firstMatch(of: entity, key: key, map: map, table: table, on: connection)) already exists in the target (onConflict: fail)"
+                    "\(copied.name) \(try firstMatch(of: copied, key: attributes, map: map, table: table, on: connection)) already exists in the target (onConflict: fail)"
                 )
             }
         }
         try connection.run(
             """
-            INSERT INTO \(map)(src, dst, fresh)
-            SELECT src, \(next) + dense_rank() OVER (ORDER BY grp), src = grp FROM (
-            SELECT s.pk AS src, \(group(of: table)) AS grp FROM \(table.source) AS s
-            WHERE \(table.copiedCondition("s")) AND s.pk NOT IN (SELECT src FROM \(map)))
+            INSERT INTO \(map)(source_key, target_key, fresh)
+            SELECT source_key, \(next) + dense_rank() OVER (ORDER BY grp), source_key = grp FROM (
+            SELECT s.\(key) AS source_key, \(group(of: table)) AS grp FROM \(table.source) AS s
+            WHERE \(table.copiedCondition("s")) AND s.\(key) NOT IN (SELECT source_key FROM \(map)))
             """)
         let matched = try connection.counts(
-            "SELECT s.ent, count(*) FROM \(map) AS m JOIN \(table.source) AS s ON s.pk = m.src WHERE NOT m.fresh GROUP BY s.ent"
+            "SELECT s.\(entity), count(*) FROM \(map) AS m JOIN \(table.source) AS s ON s.\(key) = m.source_key WHERE NOT m.fresh GROUP BY s.\(entity)"
         )
-        for (entityID, count) in matched {
-            guard let entity = plan.sourceEntity(storeID: entityID) else { continue }
-            batches.count(count, \.matched, of: entity)
-            batches.count(count, \.unchanged, of: entity)
+        for (number, count) in matched {
+            guard let copied = plan.sourceEntity(number: number) else { continue }
+            batches.count(count, \.matched, of: copied)
+            batches.count(count, \.unchanged, of: copied)
         }
         return .table(name)
     }
@@ -60,17 +70,24 @@ struct IdentityMapBuilder {
     /// The SQL grouping source rows into new target rows: each row on its own, except rows
     /// sharing a key that is not unique (without nils), which group under the lowest key.
     private func group(of table: RootTable) -> String {
+        let layout = plan.sourceLayout
+        let (key, entity) = ("s.\(layout.keyColumn)", "s.\(layout.entityColumn)")
         let shared = table.copied.filter { !plan.keyIsUnique($0) }
-        guard !shared.isEmpty else { return "s.pk" }
-        let keys = shared.map { entity in (plan.key(of: entity.name) ?? []).map { "s.\(SQLiteIdentifier.quote($0))" } }
-        let partition = zip(shared, keys).flatMap { entity, key in
-            key.map { "CASE WHEN s.ent = \(entity.storeID) THEN \($0) END" }
+        guard !shared.isEmpty else { return key }
+        let keys = shared.map { copied in
+            (plan.key(of: copied.name) ?? []).compactMap { name in
+                copied.attribute(named: name).map { "s.\(SQLiteIdentifier.quote(layout.column(of: $0)))" }
+            }
         }
-        let window = "min(s.pk) OVER (PARTITION BY " + (["s.ent"] + partition).joined(separator: ", ") + ")"
-        let branches = zip(shared, keys).map { entity, key in
-            "WHEN s.ent = \(entity.storeID)" + key.map { " AND \($0) IS NOT NULL" }.joined() + " THEN \(window)"
+        let partition = zip(shared, keys).flatMap { copied, columns in
+            columns.map { "CASE WHEN \(entity) = \(layout.number(of: copied)) THEN \($0) END" }
         }
-        return "CASE " + branches.joined(separator: " ") + " ELSE s.pk END"
+        let window = "min(\(key)) OVER (PARTITION BY " + ([entity] + partition).joined(separator: ", ") + ")"
+        let branches = zip(shared, keys).map { copied, columns in
+            "WHEN \(entity) = \(layout.number(of: copied))" + columns.map { " AND \($0) IS NOT NULL" }.joined()
+                + " THEN \(window)"
+        }
+        return "CASE " + branches.joined(separator: " ") + " ELSE \(key) END"
     }
 
     /// The key of `entity`'s first matched source row, as text for a message.
@@ -79,13 +96,16 @@ struct IdentityMapBuilder {
     )
         throws -> String
     {
-        let columns = key.map { "s.\(SQLiteIdentifier.quote($0))" }.joined(separator: ", ")
+        let layout = plan.sourceLayout
+        let attributes = key.compactMap(entity.attribute(named:))
+        let columns = attributes.map { "s.\(SQLiteIdentifier.quote(layout.column(of: $0)))" }.joined(separator: ", ")
         let statement = try connection.prepare(
-            "SELECT \(columns) FROM \(map) AS m JOIN \(table.source) AS s ON s.pk = m.src WHERE s.ent = \(entity.storeID) ORDER BY m.src LIMIT 1"
+            "SELECT \(columns) FROM \(map) AS m JOIN \(table.source) AS s ON s.\(layout.keyColumn) = m.source_key"
+                + " WHERE s.\(layout.entityColumn) = \(layout.number(of: entity)) ORDER BY m.source_key LIMIT 1"
         )
         guard try statement.step() else { return "[]" }
-        let values = key.enumerated().map { column, name in
-            entity.attribute(named: name).flatMap { statement.attributeValue(at: Int32(column), type: $0.type) }
+        let values = attributes.enumerated().map { column, attribute in
+            statement.attributeValue(at: Int32(column), type: attribute.type, encoding: layout.values)
                 .map { "\($0)" } ?? "nil"
         }
         return "[" + values.joined(separator: ", ") + "]"

@@ -10,47 +10,55 @@ import GraphStore
 /// Copies the rows of one join table.
 struct JoinTableCopier {
     let link: JoinTableLink
-    let maps: [String: IdentityMap]
+    let maps: [Int: IdentityMap]
     /// Whether source rows are copied as they are.
     let verbatim: Bool
 
     /// Writes the pairs, batch by batch.
     func copy(with batches: CopyBatches) throws {
-        guard let owners = maps[link.sourceRoot], let members = maps[link.destinationRoot] else { return }
-        let source = "src." + SQLiteIdentifier.quote(link.table)
-        let target = "main." + SQLiteIdentifier.quote(link.table)
+        guard let owners = maps[link.owners], let members = maps[link.members] else { return }
+        let quote = SQLiteIdentifier.quote
+        let source = SourceAttachment.schema + "." + quote(link.sourceTable)
+        let target = "main." + quote(link.targetTable)
         if verbatim {
             try batches.commit { connection in try connection.run("INSERT INTO \(target) SELECT * FROM \(source)") }
             return
         }
+        let (sourceOwner, sourceMember) = (quote(link.sourceOwnerColumn), quote(link.sourceMemberColumn))
+        let (targetOwner, targetMember) = (quote(link.targetOwnerColumn), quote(link.targetMemberColumn))
         let positions = link.orders.enumerated().map { index, order in
-            "j.\(SQLiteIdentifier.quote(order.column)) AS position\(index)"
+            "j.\(quote(order.sourceColumn)) AS ordinal\(index)"
         }
         let pairs =
-            "SELECT \(owners.target(of: "j.src")) AS src, \(members.target(of: "j.dst")) AS dst"
-            + positions.map { ", " + $0 }.joined() + " FROM \(source) AS j WHERE j.src > ?1 AND j.src <= ?2"
-        var conditions = owners.isTotal && members.isTotal ? [] : ["src IS NOT NULL", "dst IS NOT NULL"]
-        var columns = ["src", "dst"]
-        var values = ["src", "dst"]
+            "SELECT \(owners.target(of: "j.\(sourceOwner)")) AS owner, \(members.target(of: "j.\(sourceMember)")) AS member"
+            + positions.map { ", " + $0 }.joined()
+            + " FROM \(source) AS j WHERE j.\(sourceOwner) > ?1 AND j.\(sourceOwner) <= ?2"
+        var conditions = owners.isTotal && members.isTotal ? [] : ["owner IS NOT NULL", "member IS NOT NULL"]
+        var columns = [targetOwner, targetMember]
+        var values = ["owner", "member"]
         if !link.orders.isEmpty {
-            conditions.append("NOT EXISTS (SELECT 1 FROM \(target) AS x WHERE x.src = p.src AND x.dst = p.dst)")
+            conditions.append(
+                "NOT EXISTS (SELECT 1 FROM \(target) AS x WHERE x.\(targetOwner) = p.owner AND x.\(targetMember) = p.member)"
+            )
             for (index, order) in link.orders.enumerated() {
-                let column = SQLiteIdentifier.quote(order.column)
+                let column = quote(order.targetColumn)
+                let (group, other) = order.byOwner ? ("owner", "member") : ("member", "owner")
+                let groupColumn = order.byOwner ? targetOwner : targetMember
                 columns.append(column)
                 values.append(
-                    "(SELECT coalesce(max(x.\(column)) + 1, 0) FROM \(target) AS x WHERE x.\(order.group) = p.\(order.group))"
-                        + " + row_number() OVER (PARTITION BY p.\(order.group) ORDER BY p.position\(index), p.\(order.member)) - 1"
+                    "(SELECT coalesce(max(x.\(column)) + 1, 0) FROM \(target) AS x WHERE x.\(groupColumn) = p.\(group))"
+                        + " + row_number() OVER (PARTITION BY p.\(group) ORDER BY p.ordinal\(index), p.\(other)) - 1"
                 )
             }
         }
         let sql =
             "INSERT OR IGNORE INTO \(target)(\(columns.joined(separator: ", "))) SELECT \(values.joined(separator: ", "))"
             + " FROM (\(pairs)) AS p" + (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "))
-        if link.orders.contains(where: { $0.group == "dst" }) {
+        if link.orders.contains(where: { !$0.byOwner }) {
             // Members' orders span every owner: one batch keeps each member's new positions in order.
             try batches.commit { connection in try connection.run(sql) }
         } else {
-            try batches.paged(source, by: "src") { connection, lower, upper in
+            try batches.paged(source, by: sourceOwner) { connection, lower, upper in
                 try connection.run(sql, lower: lower, upper: upper)
             }
         }

@@ -8,43 +8,52 @@ import GraphStore
 /// Orders the members an ordered to-many gains through a copy.
 struct OrderedMemberPositions {
     let link: OrderedMemberLink
-    let maps: [String: IdentityMap]
+    let plan: CopyPlan
+    let maps: [Int: IdentityMap]
 
-    private var movedName: String { "seedkit_moved_\(link.table)_\(link.column)" }
+    private var movedName: String {
+        plan.targetLayout.reservedName("moved_\(sourceTableName)_\(link.sourceColumn)")
+    }
     private var moved: String { "temp." + SQLiteIdentifier.quote(movedName) }
-    private var table: String { SQLiteIdentifier.quote(link.table) }
-    private var owner: String { SQLiteIdentifier.quote(link.column) }
-    private var order: String { SQLiteIdentifier.quote(link.order) }
+    private var sourceTableName: String { plan.sourceLayout.table(of: plan.source.entities[link.members]) }
+    private var targetTable: String {
+        let members = plan.target.entity(named: plan.source.entities[link.members].name)
+        return "main." + SQLiteIdentifier.quote(members.map(plan.targetLayout.table(of:)) ?? sourceTableName)
+    }
 
     /// Before rows are written: notes each copied member whose owner the copy sets or changes.
     func noteMovedMembers(on connection: SQLiteConnection) throws {
-        guard let members = maps[link.table], let owners = maps[link.owner] else { return }
+        guard let members = maps[link.members], let owners = maps[link.owners] else { return }
+        let quote = SQLiteIdentifier.quote
+        let (sourceKey, targetKey) = (plan.sourceLayout.keyColumn, plan.targetLayout.keyColumn)
+        let (owner, order, targetOwner) = (quote(link.sourceColumn), quote(link.sourceOrder), quote(link.targetColumn))
         try connection.execute(
-            "CREATE TEMP TABLE \(SQLiteIdentifier.quote(movedName))(pk INTEGER PRIMARY KEY, owner INTEGER NOT NULL, position)"
-        )
+            "CREATE TEMP TABLE \(quote(movedName))(member INTEGER PRIMARY KEY, owner INTEGER NOT NULL, ordinal)")
         try connection.run(
             """
-            INSERT OR IGNORE INTO \(moved)(pk, owner, position)
-            SELECT x.member, x.owner, x.position FROM (
-            SELECT \(members.target(of: "s.pk")) AS member, \(owners.target(of: "s.\(owner)")) AS owner, s.\(order) AS position
-            FROM src.\(table) AS s WHERE s.\(owner) IS NOT NULL) AS x
-            LEFT JOIN main.\(table) AS t ON t.pk = x.member
-            WHERE x.member IS NOT NULL AND x.owner IS NOT NULL AND t.\(owner) IS NOT x.owner
+            INSERT OR IGNORE INTO \(moved)(member, owner, ordinal)
+            SELECT x.member, x.owner, x.ordinal FROM (
+            SELECT \(members.target(of: "s.\(sourceKey)")) AS member, \(owners.target(of: "s.\(owner)")) AS owner, s.\(order) AS ordinal
+            FROM \(SourceAttachment.schema).\(quote(sourceTableName)) AS s WHERE s.\(owner) IS NOT NULL) AS x
+            LEFT JOIN \(targetTable) AS t ON t.\(targetKey) = x.member
+            WHERE x.member IS NOT NULL AND x.owner IS NOT NULL AND t.\(targetOwner) IS NOT x.owner
             """)
     }
 
     /// After rows are written: positions for the noted members, after their owner's other members.
     func assignPositions(with batches: CopyBatches) throws {
-        guard maps[link.table] != nil, maps[link.owner] != nil else { return }
+        guard maps[link.members] != nil, maps[link.owners] != nil else { return }
+        let key = plan.targetLayout.keyColumn
+        let (owner, order) = (SQLiteIdentifier.quote(link.targetColumn), SQLiteIdentifier.quote(link.targetOrder))
         try batches.commit { connection in
             try connection.run(
                 """
-                UPDATE main.\(table) AS t SET \(order) = x.base + x.rank FROM (
-                SELECT r.pk AS pk, row_number() OVER (PARTITION BY r.owner ORDER BY r.position, r.pk) - 1 AS rank,
-                (SELECT coalesce(max(y.\(order)) + 1, 0) FROM main.\(table) AS y
-                WHERE y.\(owner) = r.owner AND y.pk NOT IN (SELECT pk FROM \(moved))) AS base
+                UPDATE \(targetTable) AS t SET \(order) = x.base + x.rank FROM (
+                SELECT r.member AS member, row_number() OVER (PARTITION BY r.owner ORDER BY r.ordinal, r.member) - 1 AS rank,
+                (SELECT coalesce(max(y.\(order)) + 1, 0) FROM \(targetTable) AS y
+                WHERE y.\(owner) = r.owner AND y.\(key) NOT IN (SELECT member FROM \(moved))) AS base
                 FROM \(moved) AS r) AS x
-                WHERE t.pk = x.pk
+                WHERE t.\(key) = x.member
                 """)
         }
     }

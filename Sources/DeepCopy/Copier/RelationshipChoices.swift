@@ -50,10 +50,10 @@ struct RelationshipChoices {
             grew = false
             for relationship in bringingAlong {
                 guard let owner = model.entity(named: relationship.declaringEntity),
-                    owner.kindStoreIDs.contains(where: { reached.contains(model.entities[Int($0) - 1].name) })
+                    owner.kindIndices.contains(where: { reached.contains(model.entities[$0].name) })
                 else { continue }
-                for storeID in model.destination(of: relationship).kindStoreIDs
-                where reached.insert(model.entities[Int(storeID) - 1].name).inserted {
+                for index in model.destination(of: relationship).kindIndices
+                where reached.insert(model.entities[index].name).inserted {
                     grew = true
                 }
             }

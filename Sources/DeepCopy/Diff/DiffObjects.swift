@@ -10,7 +10,8 @@ import GraphStore
 
 /// Writes one store's identities and attribute values into a diff's scratch database.
 struct DiffObjects {
-    let model: ObjectModel
+    /// The store's layout (its model, tables and columns).
+    let layout: StoreLayout
     let side: DiffSide
     /// The properties compared per entity name (the union of both models'), in column order.
     let properties: [String: [String]]
@@ -27,14 +28,14 @@ struct DiffObjects {
 
     /// Writes every object of the store.
     func write(into scratch: DiffScratch) throws {
-        for root in model.entities where root.isRoot {
+        for root in layout.roots {
             try write(root, into: scratch)
         }
     }
 
     private func write(_ root: ModelEntity, into scratch: DiffScratch) throws {
-        let tree = model.entities.filter { $0.rootIndex == root.index && !$0.isAbstract }
-        let columns = Set(tree.flatMap { $0.attributes.filter { !$0.isTransient }.map(\.columnName) }).sorted()
+        let tree = layout.model.entities.filter { $0.rootIndex == root.index && !$0.isAbstract }
+        let columns = Set(tree.flatMap { $0.attributes.filter { !$0.isTransient }.map(layout.column(of:)) }).sorted()
         let position = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1, Int32($0 + 2)) })
         let ids = side.identities(of: root)
         try scratch.createTable(ids, columns: [])
@@ -45,7 +46,7 @@ struct DiffObjects {
             let names = entity.uniqueConstraints.first ?? stored.map(\.name)
             let identity = names.compactMap { name in
                 entity.attribute(named: name).flatMap { attribute in
-                    position[attribute.columnName].map { (attribute.type, $0) }
+                    position[layout.column(of: attribute)].map { (attribute.type, $0) }
                 }
             }
             var insert: SQLiteStatement?
@@ -53,7 +54,8 @@ struct DiffObjects {
             if let compared = properties[entity.name] {
                 let written = compared.enumerated().compactMap { index, name in
                     entity.attribute(named: name).flatMap { attribute in
-                        attribute.isTransient ? nil : position[attribute.columnName].map { (attribute.type, $0, index) }
+                        attribute.isTransient
+                            ? nil : position[layout.column(of: attribute)].map { (attribute.type, $0, index) }
                     }
                 }
                 let names = written.map { "v\($0.2)" }
@@ -61,34 +63,35 @@ struct DiffObjects {
                 insert = try scratch.insert(into: side.objects(of: entity), columns: names)
                 values = written.enumerated().map { ($1.0, $1.1, Int32($0 + 3)) }
             }
-            writers[entity.storeID] = Writer(identity: identity, insert: insert, values: values)
+            writers[layout.number(of: entity)] = Writer(identity: identity, insert: insert, values: values)
         }
         let rows = try scratch.connection.prepare(
-            "SELECT pk, ent" + columns.map { ", " + SQLiteIdentifier.quote($0) }.joined()
-                + " FROM \(side.stored(root.tableName))")
+            "SELECT \(layout.keyColumn), \(layout.entityColumn)"
+                + columns.map { ", " + SQLiteIdentifier.quote($0) }.joined()
+                + " FROM \(side.stored(layout.table(of: root)))")
         try scratch.connection.transaction(.immediate) {
             while try rows.step() {
                 guard let writer = writers[rows.int64(1)] else { continue }
                 let key = rows.int64(0)
-                let identity = writer.identity.map { Self.text(rows, $0.column, $0.type) }.joined(separator: ",")
-                try Self.run(insertIdentity, pk: key, identity: identity)
+                let identity = writer.identity.map { text(rows, $0.column, $0.type) }.joined(separator: ",")
+                try Self.run(insertIdentity, key: key, identity: identity)
                 guard let insert = writer.insert else { continue }
                 for value in writer.values {
-                    insert.bind(text: Self.text(rows, value.column, value.type), at: value.parameter)
+                    insert.bind(text: text(rows, value.column, value.type), at: value.parameter)
                 }
-                try Self.run(insert, pk: key, identity: identity)
+                try Self.run(insert, key: key, identity: identity)
             }
         }
     }
 
     /// A value as the diff prints it: as `AttributeValue` prints it, `nil` for none.
-    private static func text(_ rows: SQLiteStatement, _ column: Int32, _ type: AttributeType) -> String {
-        rows.attributeValue(at: column, type: type).map { "\($0)" } ?? "nil"
+    private func text(_ rows: SQLiteStatement, _ column: Int32, _ type: AttributeType) -> String {
+        rows.attributeValue(at: column, type: type, encoding: layout.values).map { "\($0)" } ?? "nil"
     }
 
     /// Binds the key and identity, runs and resets `statement`.
-    private static func run(_ statement: SQLiteStatement, pk: Int64, identity: String) throws {
-        statement.bind(pk, at: 1)
+    private static func run(_ statement: SQLiteStatement, key: Int64, identity: String) throws {
+        statement.bind(key, at: 1)
         statement.bind(text: identity, at: 2)
         try statement.execute()
         statement.reset()

@@ -21,10 +21,11 @@ final class DiffRows {
     /// Per to-many: its column among the properties, its query, and the owner key of its current row.
     private var toManys: [(column: Int, statement: SQLiteStatement, owner: Int64?)] = []
 
-    /// The rows of `entity` (of `side`'s model) with `properties` as columns.
-    init(entity: ModelEntity, model: ObjectModel, side: DiffSide, properties: [String], on connection: SQLiteConnection)
-        throws
-    {
+    /// The rows of `entity` (of `side`'s store, laid out by `layout`) with `properties` as columns.
+    init(
+        entity: ModelEntity, layout: StoreLayout, side: DiffSide, properties: [String], on connection: SQLiteConnection
+    ) throws {
+        let model = layout.model
         width = properties.count
         let objectTable = SQLiteIdentifier.quote(side.objects(of: entity))
         var values: [String] = []
@@ -35,19 +36,19 @@ final class DiffRows {
             } else if let relationship = entity.relationship(named: name), !relationship.isTransient {
                 let destination = model.entities[model.destination(of: relationship).rootIndex]
                 let identities = SQLiteIdentifier.quote(side.identities(of: destination))
-                if case .foreignKey(let link) = relationship.storage {
+                if case .foreignKey(let link) = layout.storage(of: relationship) {
                     values.append(
-                        "coalesce((SELECT d.identity FROM \(identities) AS d WHERE d.pk = r.\(SQLiteIdentifier.quote(link))), 'nil')"
+                        "coalesce((SELECT d.identity FROM \(identities) AS d WHERE d.key = r.\(SQLiteIdentifier.quote(link))), 'nil')"
                     )
                 } else {
                     values.append("NULL")
                     let members = Self.members(
-                        of: relationship, destination: destination, identities: identities, side: side)
+                        of: relationship, destination: destination, identities: identities, side: side, layout: layout)
                     if let members {
                         toManyQueries.append(
                             (
                                 column,
-                                "SELECT o.pk, d.identity FROM \(objectTable) AS o \(members.join) ORDER BY o.identity, o.pk, \(members.order)"
+                                "SELECT o.key, d.identity FROM \(objectTable) AS o \(members.join) ORDER BY o.identity, o.key, \(members.order)"
                             ))
                     }
                 }
@@ -56,9 +57,9 @@ final class DiffRows {
             }
         }
         objects = try connection.prepare(
-            "SELECT o.identity, o.pk" + values.map { ", " + $0 }.joined()
-                + " FROM \(objectTable) AS o JOIN \(side.stored(entity.tableName)) AS r ON r.pk = o.pk"
-                + " ORDER BY o.identity, o.pk")
+            "SELECT o.identity, o.key" + values.map { ", " + $0 }.joined()
+                + " FROM \(objectTable) AS o JOIN \(side.stored(layout.table(of: entity))) AS r"
+                + " ON r.\(layout.keyColumn) = o.key ORDER BY o.identity, o.key")
         for (column, sql) in toManyQueries {
             let statement = try connection.prepare(sql)
             toManys.append((column, statement, try statement.step() ? statement.int64(0) : nil))
@@ -68,20 +69,22 @@ final class DiffRows {
     /// How a to-many's members join the owners `o` (with their identities as `d`), and their
     /// order: stored positions for an ordered one (as objects load them), identities otherwise.
     private static func members(
-        of relationship: ModelRelationship, destination: ModelEntity, identities: String, side: DiffSide
+        of relationship: ModelRelationship, destination: ModelEntity, identities: String, side: DiffSide,
+        layout: StoreLayout
     ) -> (join: String, order: String)? {
-        switch relationship.storage {
+        let key = layout.keyColumn
+        switch layout.storage(of: relationship) {
         case .inverseForeignKey(let owner, let order):
             return (
-                "JOIN \(side.stored(destination.tableName)) AS m ON m.\(SQLiteIdentifier.quote(owner)) = o.pk"
-                    + " JOIN \(identities) AS d ON d.pk = m.pk",
-                order.map { "m.\(SQLiteIdentifier.quote($0)), m.pk" } ?? "d.identity"
+                "JOIN \(side.stored(layout.table(of: destination))) AS m ON m.\(SQLiteIdentifier.quote(owner)) = o.key"
+                    + " JOIN \(identities) AS d ON d.key = m.\(key)",
+                order.map { "m.\(SQLiteIdentifier.quote($0)), m.\(key)" } ?? "d.identity"
             )
         case .joinTable(let table, let sourceColumn, let destinationColumn, let order):
             return (
-                "JOIN \(side.stored(table)) AS j ON j.\(SQLiteIdentifier.quote(sourceColumn)) = o.pk"
-                    + " JOIN \(identities) AS d ON d.pk = j.\(SQLiteIdentifier.quote(destinationColumn))",
-                order.map { "j.\(SQLiteIdentifier.quote($0)), d.pk" } ?? "d.identity"
+                "JOIN \(side.stored(table)) AS j ON j.\(SQLiteIdentifier.quote(sourceColumn)) = o.key"
+                    + " JOIN \(identities) AS d ON d.key = j.\(SQLiteIdentifier.quote(destinationColumn))",
+                order.map { "j.\(SQLiteIdentifier.quote($0)), d.key" } ?? "d.identity"
             )
         case .foreignKey, .transient:
             return nil

@@ -47,16 +47,17 @@ final class DiffScratch {
         connection.close()
     }
 
-    /// Creates the table `name` with an integer `pk`, a text `identity` and the text columns `columns`.
+    /// Creates the table `name` with an integer `key` (the row's key in its store), a text
+    /// `identity` and the text columns `columns`.
     func createTable(_ name: String, columns: [String]) throws {
-        let definitions = ["pk INTEGER PRIMARY KEY", "identity TEXT NOT NULL"] + columns.map { "\($0) TEXT" }
+        let definitions = ["key INTEGER PRIMARY KEY", "identity TEXT NOT NULL"] + columns.map { "\($0) TEXT" }
         try connection.execute(
             "CREATE TABLE \(SQLiteIdentifier.quote(name))(\(definitions.joined(separator: ", ")))")
     }
 
-    /// A statement inserting `(pk, identity, columns…)` into `name`.
+    /// A statement inserting `(key, identity, columns…)` into `name`.
     func insert(into name: String, columns: [String]) throws -> SQLiteStatement {
-        let names = ["pk", "identity"] + columns
+        let names = ["key", "identity"] + columns
         return try connection.prepare(
             "INSERT INTO \(SQLiteIdentifier.quote(name))(\(names.joined(separator: ", "))) VALUES ("
                 + names.map { _ in "?" }.joined(separator: ", ") + ")")

@@ -58,8 +58,8 @@ public struct StoreDiff {
                 .union(Self.propertyNames(of: name, in: second.model)).sorted()
         }
         let scratch = try DiffScratch(first, second)
-        try DiffObjects(model: first.model, side: .a, properties: properties).write(into: scratch)
-        try DiffObjects(model: second.model, side: .b, properties: properties).write(into: scratch)
+        try DiffObjects(layout: first.layout, side: .a, properties: properties).write(into: scratch)
+        try DiffObjects(layout: second.layout, side: .b, properties: properties).write(into: scratch)
         for name in compared {
             guard let left = first.model.entity(named: name), let right = second.model.entity(named: name) else {
                 continue
@@ -67,8 +67,9 @@ public struct StoreDiff {
             let columns = properties[name] ?? []
             let merge = DiffMerge(entity: name, properties: columns)
             let stopped = try !merge.run(
-                try DiffRows(entity: left, model: first.model, side: .a, properties: columns, on: scratch.connection),
-                try DiffRows(entity: right, model: second.model, side: .b, properties: columns, on: scratch.connection),
+                try DiffRows(entity: left, layout: first.layout, side: .a, properties: columns, on: scratch.connection),
+                try DiffRows(
+                    entity: right, layout: second.layout, side: .b, properties: columns, on: scratch.connection),
                 report: body)
             if stopped { return }
         }

@@ -25,22 +25,21 @@ extension ObjectContext {
         var bindings: [AttributeValue?] = []
         for (name, value) in request.values.sorted(by: { $0.key < $1.key }) {
             let attribute = try batchAttribute(name, of: entity, value: value)
-            assignments.append("\(SQLiteIdentifier.quote(attribute.columnName)) = ?")
+            assignments.append("\(SQLiteIdentifier.quote(layout.column(of: attribute))) = ?")
             bindings.append(value)
         }
         guard !assignments.isEmpty else { throw FetchError.invalidRequest("a batch update needs values") }
-        let selection = try FetchQueryBuilder(model: model, request: request.fetchRequest)
-            .selectQuery(columns: ["t0.pk", "t0.ent"], applyingLimit: false)
+        let selection = try FetchQueryBuilder(layout: layout, request: request.fetchRequest)
+            .selectQuery(columns: identityColumns, applyingLimit: false)
+        let (pk, opt) = (layout.keyColumn, layout.versionColumn)
         var update = SQLQuery(
-            "UPDATE \(SQLiteIdentifier.quote(entity.tableName)) SET " + assignments.joined(separator: ", ")
-                + ", opt = opt + 1 WHERE pk IN (SELECT pk FROM (", bindings)
+            "UPDATE \(SQLiteIdentifier.quote(layout.table(of: entity))) SET " + assignments.joined(separator: ", ")
+                + ", \(opt) = \(opt) + 1 WHERE \(pk) IN (SELECT \(pk) FROM (", bindings)
         update.append(selection)
         update.append("))")
         let ids = try inBatchTransaction {
-            let ids = try connection.rows(selection) { statement in
-                ObjectID(storeUUID: store.identifier, entityID: statement.int64(1), key: statement.int64(0))
-            }
-            try connection.execute(update)
+            let ids = try connection.rows(selection, encoding: layout.values, objectID)
+            try connection.execute(update, encoding: layout.values)
             return ids
         }
         let changes = ChangeSet(updated: Set(ids))
@@ -49,7 +48,8 @@ extension ObjectContext {
     }
 
     /// The stored attribute `name` of `entity`, checked against the value it is to be given.
-    private func batchAttribute(_ name: String, of entity: ModelEntity, value: AttributeValue?) throws -> ModelAttribute {
+    private func batchAttribute(_ name: String, of entity: ModelEntity, value: AttributeValue?) throws -> ModelAttribute
+    {
         guard let attribute = entity.attribute(named: name) else {
             throw FetchError.unknownKeyPath(entity: entity.name, keyPath: name)
         }
@@ -77,7 +77,8 @@ extension ObjectContext {
     func inBatchTransaction<T>(_ body: () throws -> T) throws -> T {
         try PersistentStore.sqlite(store.location.description) {
             connection.isInTransaction
-                ? try connection.savepoint("seedkit_batch", body) : try connection.transaction(.immediate, body)
+                ? try connection.savepoint(layout.reservedName("batch"), body)
+                : try connection.transaction(.immediate, body)
         }
     }
 

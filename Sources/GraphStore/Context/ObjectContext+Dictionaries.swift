@@ -17,13 +17,14 @@ extension ObjectContext {
     /// - Throws: ``FetchError`` for a request without properties, an unknown or non-attribute
     ///   key path, a plain property that is not grouped by, or a HAVING predicate without grouping.
     public func fetchDictionaries(_ request: FetchRequest) throws -> [[String: AttributeValue]] {
-        let builder = try FetchQueryBuilder(model: model, request: request)
+        let builder = try FetchQueryBuilder(layout: layout, request: request)
         let query = try builder.dictionaryQuery()
         let columns = builder.dictionaryPlan?.columns ?? []
         return try run(query) { statement in
             var row: [String: AttributeValue] = [:]
             for (index, column) in columns.enumerated() {
-                row[column.name] = statement.attributeValue(at: Int32(index), type: column.type)
+                row[column.name] = statement.attributeValue(
+                    at: Int32(index), type: column.type, encoding: layout.values)
             }
             return row
         }

@@ -86,10 +86,8 @@ extension ObjectContext {
         if request.includesPendingChanges && !pendingObjects(of: entity, request).isEmpty {
             return try matchingObjects(request).map(\.objectID)
         }
-        let query = try FetchQueryBuilder(model: model, request: request).selectQuery(columns: ["t0.pk", "t0.ent"])
-        return try run(query) { statement in
-            ObjectID(storeUUID: store.identifier, entityID: statement.int64(1), key: statement.int64(0))
-        }
+        let query = try FetchQueryBuilder(layout: layout, request: request).selectQuery(columns: identityColumns)
+        return try run(query, objectID)
     }
 
     /// The number of objects matching `request`.
@@ -98,40 +96,47 @@ extension ObjectContext {
         if request.includesPendingChanges && !pendingObjects(of: entity, request).isEmpty {
             return try matchingObjects(request).count
         }
-        let query = try FetchQueryBuilder(model: model, request: request).countQuery()
+        let query = try FetchQueryBuilder(layout: layout, request: request).countQuery()
         return try run(query) { $0.int(0) }.first ?? 0
     }
 
     /// Registered objects of the fetched kinds with unsaved changes, their to-many
     /// relationships included (a predicate over them may now decide differently).
     private func pendingObjects(of entity: ModelEntity, _ request: FetchRequest) -> [ManagedObject] {
-        let kinds = request.includesSubentities ? Set(entity.kindStoreIDs) : [entity.storeID]
+        let kinds = request.includesSubentities ? Set(entity.kindIndices) : [entity.index]
         return (insertedList + updatedList + deletedList + touchedList).filter {
-            $0.hasChanges && kinds.contains($0.entity.storeID)
+            $0.hasChanges && kinds.contains($0.entity.index)
         }
     }
 
     private func storedObjects(_ request: FetchRequest, entity: ModelEntity) throws -> [ManagedObject] {
-        let layout = FetchRowLayout(entity: entity, model: model, layouts: layouts)
-        let query = try FetchQueryBuilder(model: model, request: request).selectQuery(columns: layout.columns)
+        let rowLayout = FetchRowLayout(entity: entity, layout: layout)
+        let query = try FetchQueryBuilder(layout: layout, request: request).selectQuery(columns: rowLayout.columns)
         // With a batch size, only the first batch is loaded now; later objects stay faults.
         let loaded = request.fetchBatchSize.flatMap { $0 > 0 ? $0 : nil } ?? Int.max
         var row = 0
         return try run(query) { statement in
-            let kind = self.entity(storeID: statement.int64(1)) ?? entity
-            let object = registeredObject(entity: kind, key: statement.int64(0))
-            if object.isFault && !request.returnsObjectsAsFaults && row < loaded,
-                let mapping = layout.mappings[kind.index]
-            {
-                fill(object, from: statement, mapping: mapping, layout: layouts[kind.index])
-            }
-            row += 1
-            return object
+            defer { row += 1 }
+            return object(
+                inRow: statement, of: rowLayout, entity: entity,
+                filling: !request.returnsObjectsAsFaults && row < loaded)
         }
     }
 
     func run<T>(_ query: SQLQuery, _ row: (SQLiteStatement) throws -> T) throws -> [T] {
-        try PersistentStore.sqlite(store.location.description) { try connection.rows(query, row) }
+        try PersistentStore.sqlite(store.location.description) {
+            try connection.rows(query, encoding: layout.values, row)
+        }
+    }
+
+    /// `t0.pk, t0.ent`: the columns that make an object's ID, for ``objectID(_:)``.
+    var identityColumns: [String] {
+        ["t0." + layout.keyColumn, "t0." + layout.entityColumn]
+    }
+
+    /// The ID in a row whose first columns are ``identityColumns``.
+    func objectID(_ statement: SQLiteStatement) -> ObjectID {
+        ObjectID(storeUUID: store.identifier, entityID: statement.int64(1), key: statement.int64(0))
     }
 
     private func sorted(_ objects: [ManagedObject], by descriptors: [FetchSortDescriptor]) throws -> [ManagedObject] {

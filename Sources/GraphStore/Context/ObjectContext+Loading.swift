@@ -7,25 +7,42 @@ extension ObjectContext {
     func fire(_ object: ManagedObject) throws {
         guard object.isFault, let key = object.objectID.primaryKey else { return }
         let entity = object.entity
-        let layout = layouts[entity.index]
-        let statement = try connection.cachedStatement(layout.selectSQL)
+        let rows = layout.rows(of: entity)
+        let statement = try connection.cachedStatement(rows.selectSQL)
         defer { statement.reset() }
         statement.bind(key, at: 1)
         guard try statement.step() else {
             throw ObjectError(.notFound, entity: entity.name, objectID: object.objectID)
         }
-        fill(object, from: statement, mapping: RowMapping.forSingleRow(layout), layout: layout)
+        fill(object, from: statement, mapping: RowMapping.forSingleRow(rows), rows: rows)
+    }
+
+    /// The object of a result row whose columns are `rowLayout.columns` after `offset` others
+    /// (key, entity number, …), registered in this context; with `filling`, a fault is filled
+    /// from the row. `entity` stands in for an entity number the layout does not know.
+    func object(
+        inRow statement: SQLiteStatement, of rowLayout: FetchRowLayout, entity: ModelEntity, offset: Int32 = 0,
+        filling: Bool = true
+    ) -> ManagedObject {
+        let kind = layout.entity(number: statement.int64(offset + 1)) ?? entity
+        let object = registeredObject(entity: kind, key: statement.int64(offset))
+        if filling, object.isFault, let mapping = rowLayout.mappings[kind.index] {
+            let shifted = offset == 0 ? mapping : mapping.shifted(by: offset)
+            fill(object, from: statement, mapping: shifted, rows: layout.rows(of: kind))
+        }
+        return object
     }
 
     /// Copies a result row into `object` (which must be a fault).
-    func fill(_ object: ManagedObject, from statement: SQLiteStatement, mapping: RowMapping, layout: EntityRowLayout) {
+    func fill(_ object: ManagedObject, from statement: SQLiteStatement, mapping: RowMapping, rows: EntityRowLayout) {
         let entity = object.entity
+        let encoding = layout.values
         var values = entity.attributes.map { $0.isTransient ? $0.declaration.defaultValue : nil }
-        for (slot, column) in zip(layout.storedAttributes, mapping.attributeColumns) {
-            values[slot] = statement.attributeValue(at: column, type: entity.attributes[slot].type)
+        for (slot, column) in zip(rows.storedAttributes, mapping.attributeColumns) {
+            values[slot] = statement.attributeValue(at: column, type: entity.attributes[slot].type, encoding: encoding)
         }
         object.values = values
-        for (position, slot) in layout.foreignKeys.enumerated() {
+        for (position, slot) in rows.foreignKeys.enumerated() {
             let column = mapping.foreignKeyColumns[position]
             let relationship = entity.relationships[slot]
             var destination = model.destination(of: relationship)
@@ -33,7 +50,7 @@ extension ObjectContext {
                 object.toOne[slot] = nil
             } else {
                 if let entityColumn = mapping.foreignKeyEntityColumns[position], !statement.isNull(entityColumn),
-                    let concrete = self.entity(storeID: statement.int64(entityColumn))
+                    let concrete = layout.entity(number: statement.int64(entityColumn))
                 {
                     destination = concrete
                 }
@@ -41,7 +58,7 @@ extension ObjectContext {
             }
             object.toOneLoaded[slot] = true
         }
-        for relationship in entity.relationships where relationship.storage == .transient && !relationship.isToMany {
+        for relationship in entity.relationships where relationship.isTransient && !relationship.isToMany {
             object.toOneLoaded[relationship.index] = true
         }
         object.rowVersion = statement.int64(mapping.versionColumn)
@@ -62,7 +79,7 @@ extension ObjectContext {
             state = existing
         } else {
             state =
-                object.isInserted || relationship.storage == .transient
+                object.isInserted || relationship.isTransient
                 ? ToManyState(loaded: []) : ToManyState(fault: ())
             object.toMany[relationship.index] = state
         }
@@ -76,17 +93,18 @@ extension ObjectContext {
     private func storedMembers(of object: ManagedObject, _ relationship: ModelRelationship) throws -> [ManagedObject] {
         guard let key = object.objectID.primaryKey else { return [] }
         let destination = model.destination(of: relationship)
-        let destinationTable = SQLiteIdentifier.quote(destination.tableName)
+        let destinationTable = SQLiteIdentifier.quote(layout.table(of: destination))
+        let (pk, ent) = (layout.keyColumn, layout.entityColumn)
         let sql: String
-        switch relationship.storage {
+        switch layout.storage(of: relationship) {
         case .inverseForeignKey(let column, let order):
             sql =
-                "SELECT pk, ent FROM \(destinationTable) WHERE \(SQLiteIdentifier.quote(column)) = ?"
-                + (order.map { " ORDER BY \(SQLiteIdentifier.quote($0)), pk" } ?? "")
+                "SELECT \(pk), \(ent) FROM \(destinationTable) WHERE \(SQLiteIdentifier.quote(column)) = ?"
+                + (order.map { " ORDER BY \(SQLiteIdentifier.quote($0)), \(pk)" } ?? "")
         case .joinTable(let table, let source, let target, let order):
             sql =
-                "SELECT d.pk, d.ent FROM \(SQLiteIdentifier.quote(table)) j JOIN \(destinationTable) d ON d.pk = j.\(target)"
-                + " WHERE j.\(source) = ?" + (order.map { " ORDER BY j.\($0), d.pk" } ?? "")
+                "SELECT d.\(pk), d.\(ent) FROM \(SQLiteIdentifier.quote(table)) j JOIN \(destinationTable) d ON d.\(pk) = j.\(target)"
+                + " WHERE j.\(source) = ?" + (order.map { " ORDER BY j.\($0), d.\(pk)" } ?? "")
         case .foreignKey, .transient:
             return []
         }
@@ -95,7 +113,7 @@ extension ObjectContext {
         statement.bind(key, at: 1)
         var members: [ManagedObject] = []
         while try statement.step() {
-            let kind = entity(storeID: statement.int64(1)) ?? destination
+            let kind = layout.entity(number: statement.int64(1)) ?? destination
             members.append(registeredObject(entity: kind, key: statement.int64(0)))
         }
         return members

@@ -18,12 +18,13 @@ extension ObjectContext {
         -> [ManagedObject]
     {
         let entity = try self.entity(named: entityName)
-        let layout = FetchRowLayout(entity: entity, model: model, layouts: layouts)
-        let kinds = (includesSubentities ? entity.kindStoreIDs : [entity.storeID]).map(String.init).joined(
-            separator: ", ")
+        let rowLayout = FetchRowLayout(entity: entity, layout: layout)
+        let kinds = includesSubentities ? layout.kindList(of: entity) : String(layout.number(of: entity))
+        let (pk, ent) = (layout.keyColumn, layout.entityColumn)
         let sql =
-            "SELECT " + layout.columns.joined(separator: ", ") + " FROM \(SQLiteIdentifier.quote(entity.tableName)) t0"
-            + " WHERE t0.ent IN (\(kinds)) AND t0.pk > ? ORDER BY t0.pk LIMIT ?"
+            "SELECT " + rowLayout.columns.joined(separator: ", ")
+            + " FROM \(SQLiteIdentifier.quote(layout.table(of: entity))) t0"
+            + " WHERE t0.\(ent) IN (\(kinds)) AND t0.\(pk) > ? ORDER BY t0.\(pk) LIMIT ?"
         return try PersistentStore.sqlite(store.location.description) {
             let statement = try connection.cachedStatement(sql)
             defer { statement.reset() }
@@ -31,12 +32,7 @@ extension ObjectContext {
             statement.bind(Int64(max(0, limit)), at: 2)
             var objects: [ManagedObject] = []
             while try statement.step() {
-                let kind = self.entity(storeID: statement.int64(1)) ?? entity
-                let object = registeredObject(entity: kind, key: statement.int64(0))
-                if object.isFault, let mapping = layout.mappings[kind.index] {
-                    fill(object, from: statement, mapping: mapping, layout: layouts[kind.index])
-                }
-                objects.append(object)
+                objects.append(object(inRow: statement, of: rowLayout, entity: entity))
             }
             return objects
         }
@@ -46,27 +42,22 @@ extension ObjectContext {
     public func load(_ objects: [ManagedObject]) throws {
         let faults = objects.filter { $0.isFault && $0.context === self && $0.objectID.primaryKey != nil }
         let byEntity = Dictionary(grouping: faults) { $0.entity.index }
-        let chunkSize = 500
+        let chunks = KeyChunks(size: 500)
+        let pk = layout.keyColumn
         for (entityIndex, group) in byEntity.sorted(by: { $0.key < $1.key }) {
-            let layout = layouts[entityIndex]
+            let rows = layout.rows(of: model.entities[entityIndex])
             // The single-row SELECT with the key in front and `pk IN (…)` for `pk = ?`.
-            let mapping = RowMapping.forSingleRow(layout).shifted(by: 1)
-            let placeholders = Array(repeating: "?", count: chunkSize).joined(separator: ", ")
+            let mapping = RowMapping.forSingleRow(rows).shifted(by: 1)
             let sql =
-                "SELECT pk, " + layout.selectSQL.dropFirst("SELECT ".count).dropLast("pk = ?".count)
-                + "pk IN (\(placeholders))"
-            for start in stride(from: 0, to: group.count, by: chunkSize) {
-                let chunk = Array(group[start..<min(group.count, start + chunkSize)])
+                "SELECT \(pk), " + rows.selectSQL.dropFirst("SELECT ".count).dropLast("\(pk) = ?".count)
+                + "\(pk) IN \(chunks.list)"
+            for chunk in chunks.split(group) {
                 let byKey = Dictionary(chunk.map { ($0.objectID.key, $0) }, uniquingKeysWith: { first, _ in first })
                 try PersistentStore.sqlite(store.location.description) {
                     let statement = try connection.cachedStatement(sql)
-                    defer { statement.reset() }
-                    for index in 0..<chunkSize {
-                        statement.bind(chunk[min(index, chunk.count - 1)].objectID.key, at: Int32(index + 1))
-                    }
-                    while try statement.step() {
-                        guard let object = byKey[statement.int64(0)], object.isFault else { continue }
-                        fill(object, from: statement, mapping: mapping, layout: layout)
+                    try chunks.query(statement, with: chunk, bind: { $0.bind($1.objectID.key, at: $2) }) { statement in
+                        guard let object = byKey[statement.int64(0)], object.isFault else { return }
+                        fill(object, from: statement, mapping: mapping, rows: rows)
                     }
                 }
             }

@@ -7,7 +7,7 @@
 // level before reached.
 
 extension ObjectContext {
-    private static let prefetchChunkSize = 500
+    private static let prefetchChunks = KeyChunks(size: 500)
 
     /// Loads `relationship` (a to-many) of every object in `owners` that has not loaded it yet,
     /// in chunks of 500 owners per query. The members stay faults.
@@ -46,7 +46,8 @@ extension ObjectContext {
     }
 
     /// One level: the destinations of `relationship` for `owners`, loaded.
-    private func prefetchLevel(_ relationship: ModelRelationship, of owners: [ManagedObject]) throws -> [ManagedObject] {
+    private func prefetchLevel(_ relationship: ModelRelationship, of owners: [ManagedObject]) throws -> [ManagedObject]
+    {
         if relationship.isToMany { return try prefetchMembers(relationship, of: owners, fillingRows: true) }
         try fillRows(of: owners.filter(\.isFault))
         var seen: Set<ObjectIdentifier> = []
@@ -59,7 +60,8 @@ extension ObjectContext {
 
     /// Loads the members of a to-many for every owner whose collection is still a fault (with
     /// their rows when `fillingRows`), and returns every owner's members.
-    private func prefetchMembers(_ relationship: ModelRelationship, of owners: [ManagedObject], fillingRows: Bool) throws
+    private func prefetchMembers(_ relationship: ModelRelationship, of owners: [ManagedObject], fillingRows: Bool)
+        throws
         -> [ManagedObject]
     {
         let pending = owners.filter { owner in
@@ -67,41 +69,34 @@ extension ObjectContext {
             return owner.toMany[relationship.index]?.isFault ?? true
         }
         let destination = model.destination(of: relationship)
-        let table = SQLiteIdentifier.quote(destination.tableName)
-        let rowLayout = FetchRowLayout(entity: destination, model: model, layouts: layouts)
-        let columns = fillingRows ? rowLayout.columns.joined(separator: ", ") : "t0.pk, t0.ent"
-        let placeholders = Array(repeating: "?", count: Self.prefetchChunkSize).joined(separator: ", ")
+        let table = SQLiteIdentifier.quote(layout.table(of: destination))
+        let rowLayout = FetchRowLayout(entity: destination, layout: layout)
+        let pk = layout.keyColumn
+        let columns = fillingRows ? rowLayout.columns.joined(separator: ", ") : "t0.\(pk), t0.\(layout.entityColumn)"
+        let chunks = Self.prefetchChunks
         let sql: String
-        switch relationship.storage {
+        switch layout.storage(of: relationship) {
         case .inverseForeignKey(let column, let order):
             let owner = "t0.\(SQLiteIdentifier.quote(column))"
             sql =
-                "SELECT \(owner), \(columns) FROM \(table) t0 WHERE \(owner) IN (\(placeholders))"
-                + " ORDER BY \(owner), " + (order.map { "t0.\(SQLiteIdentifier.quote($0)), " } ?? "") + "t0.pk"
+                "SELECT \(owner), \(columns) FROM \(table) t0 WHERE \(owner) IN \(chunks.list)"
+                + " ORDER BY \(owner), " + (order.map { "t0.\(SQLiteIdentifier.quote($0)), " } ?? "") + "t0.\(pk)"
         case .joinTable(let joinTable, let source, let target, let order):
             let owner = "j.\(SQLiteIdentifier.quote(source))"
             sql =
                 "SELECT \(owner), \(columns) FROM \(SQLiteIdentifier.quote(joinTable)) j"
-                + " JOIN \(table) t0 ON t0.pk = j.\(SQLiteIdentifier.quote(target)) WHERE \(owner) IN (\(placeholders))"
-                + " ORDER BY \(owner), " + (order.map { "j.\(SQLiteIdentifier.quote($0)), " } ?? "") + "t0.pk"
+                + " JOIN \(table) t0 ON t0.\(pk) = j.\(SQLiteIdentifier.quote(target)) WHERE \(owner) IN \(chunks.list)"
+                + " ORDER BY \(owner), " + (order.map { "j.\(SQLiteIdentifier.quote($0)), " } ?? "") + "t0.\(pk)"
         case .foreignKey, .transient:
             return []
         }
-        for start in stride(from: 0, to: pending.count, by: Self.prefetchChunkSize) {
-            let chunk = Array(pending[start..<min(pending.count, start + Self.prefetchChunkSize)])
+        for chunk in chunks.split(pending) {
             var members: [Int64: [ManagedObject]] = [:]
             try PersistentStore.sqlite(store.location.description) {
                 let statement = try connection.cachedStatement(sql)
-                defer { statement.reset() }
-                for index in 0..<Self.prefetchChunkSize {
-                    statement.bind(chunk[min(index, chunk.count - 1)].objectID.key, at: Int32(index + 1))
-                }
-                while try statement.step() {
-                    let kind = entity(storeID: statement.int64(2)) ?? destination
-                    let member = registeredObject(entity: kind, key: statement.int64(1))
-                    if fillingRows, member.isFault, let mapping = rowLayout.mappings[kind.index] {
-                        fill(member, from: statement, mapping: mapping.shifted(by: 1), layout: layouts[kind.index])
-                    }
+                try chunks.query(statement, with: chunk, bind: { $0.bind($1.objectID.key, at: $2) }) { statement in
+                    let member = object(
+                        inRow: statement, of: rowLayout, entity: destination, offset: 1, filling: fillingRows)
                     members[statement.int64(0), default: []].append(member)
                 }
             }
@@ -119,28 +114,18 @@ extension ObjectContext {
     /// and chunk of 500.
     private func fillRows(of objects: [ManagedObject]) throws {
         let stored = objects.filter { $0.objectID.primaryKey != nil && $0.context === self }
+        let chunks = Self.prefetchChunks
         for (root, group) in Dictionary(grouping: stored, by: { $0.entity.rootIndex }).sorted(by: { $0.key < $1.key }) {
             let entity = model.entities[root]
-            let rowLayout = FetchRowLayout(entity: entity, model: model, layouts: layouts)
-            let placeholders = Array(repeating: "?", count: Self.prefetchChunkSize).joined(separator: ", ")
+            let rowLayout = FetchRowLayout(entity: entity, layout: layout)
             let sql =
-                "SELECT \(rowLayout.columns.joined(separator: ", ")) FROM \(SQLiteIdentifier.quote(entity.tableName)) t0"
-                + " WHERE t0.pk IN (\(placeholders))"
-            for start in stride(from: 0, to: group.count, by: Self.prefetchChunkSize) {
-                let chunk = group[start..<min(group.count, start + Self.prefetchChunkSize)]
+                "SELECT \(rowLayout.columns.joined(separator: ", ")) FROM \(SQLiteIdentifier.quote(layout.table(of: entity))) t0"
+                + " WHERE t0.\(layout.keyColumn) IN \(chunks.list)"
+            for chunk in chunks.split(group) {
                 try PersistentStore.sqlite(store.location.description) {
                     let statement = try connection.cachedStatement(sql)
-                    defer { statement.reset() }
-                    for index in 0..<Self.prefetchChunkSize {
-                        let object = chunk[chunk.startIndex + min(index, chunk.count - 1)]
-                        statement.bind(object.objectID.key, at: Int32(index + 1))
-                    }
-                    while try statement.step() {
-                        let kind = self.entity(storeID: statement.int64(1)) ?? entity
-                        let object = registeredObject(entity: kind, key: statement.int64(0))
-                        if object.isFault, let mapping = rowLayout.mappings[kind.index] {
-                            fill(object, from: statement, mapping: mapping, layout: layouts[kind.index])
-                        }
+                    try chunks.query(statement, with: chunk, bind: { $0.bind($1.objectID.key, at: $2) }) { statement in
+                        _ = object(inRow: statement, of: rowLayout, entity: entity)
                     }
                 }
             }

@@ -66,7 +66,8 @@ extension ObjectContext {
     }
 
     /// Moves a member of an ordered relationship from one position to another.
-    func move(_ object: ManagedObject, _ relationship: ModelRelationship, from source: Int, to destination: Int) throws {
+    func move(_ object: ManagedObject, _ relationship: ModelRelationship, from source: Int, to destination: Int) throws
+    {
         let state = try toManyState(of: object, relationship, load: true)
         for index in [source, destination] where !state.members.indices.contains(index) {
             throw ObjectError(.indexOutOfBounds(index), entity: object.entity.name, key: relationship.name)
@@ -106,7 +107,8 @@ extension ObjectContext {
 
     /// `object` now points at `target` through `relationship`; make `target`'s `inverse` agree.
     private func attach(
-        _ object: ManagedObject, toInverse inverse: ModelRelationship, of target: ManagedObject, relationship: ModelRelationship
+        _ object: ManagedObject, toInverse inverse: ModelRelationship, of target: ManagedObject,
+        relationship: ModelRelationship
     ) throws {
         if inverse.isToMany {
             try addMemberOnly(object, to: target, inverse)
@@ -123,7 +125,9 @@ extension ObjectContext {
     }
 
     /// `object` no longer points at `target`; make `target`'s `inverse` agree.
-    private func detach(_ object: ManagedObject, fromInverse inverse: ModelRelationship, of target: ManagedObject) throws {
+    private func detach(_ object: ManagedObject, fromInverse inverse: ModelRelationship, of target: ManagedObject)
+        throws
+    {
         if inverse.isToMany {
             try removeMemberOnly(object, from: target, inverse)
         } else if try toOneValue(of: target, inverse) === object {
@@ -132,7 +136,9 @@ extension ObjectContext {
         }
     }
 
-    private func addMemberOnly(_ member: ManagedObject, to owner: ManagedObject, _ relationship: ModelRelationship) throws {
+    private func addMemberOnly(_ member: ManagedObject, to owner: ManagedObject, _ relationship: ModelRelationship)
+        throws
+    {
         let state = try toManyState(of: owner, relationship, load: relationship.isOrdered)
         guard !state.contains(member) else { return }
         willChange(owner, relationship)
@@ -153,16 +159,20 @@ extension ObjectContext {
     /// object's row (it becomes updated); a to-many lives elsewhere (the other side's column or a
     /// join table), so the object is only touched — remembered for rollback and positions.
     private func willChange(_ object: ManagedObject, _ relationship: ModelRelationship) {
-        if case .foreignKey = relationship.storage {
+        if case .foreignKey = layout.storage(of: relationship) {
             willChange(object)
         } else {
             touch(object)
         }
     }
 
-    private func recordJoin(_ relationship: ModelRelationship, owner: ManagedObject, member: ManagedObject, added: Bool) {
-        guard case .joinTable(let table, let sourceColumn, _, _) = relationship.storage else { return }
-        let (source, destination) = sourceColumn == "src" ? (owner, member) : (member, owner)
+    private func recordJoin(_ relationship: ModelRelationship, owner: ManagedObject, member: ManagedObject, added: Bool)
+    {
+        guard case .joinTable(let table, let sourceColumn, _, _) = layout.storage(of: relationship),
+            let joinTable = layout.joinTable(named: table)
+        else { return }
+        // Pairs are kept in the table's column order: (first column's row, second column's row).
+        let (source, destination) = sourceColumn == joinTable.firstColumn ? (owner, member) : (member, owner)
         // Mutated in place: copying the changes out and back would copy their arrays every time.
         if added {
             joinChanges[table, default: JoinTableChanges()].add(source: source, destination: destination)

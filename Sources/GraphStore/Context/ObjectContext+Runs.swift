@@ -5,21 +5,21 @@ extension ObjectContext {
     /// The run left active in the store by a job that did not finish, if any.
     public func activeRun() throws -> RunJournal? {
         try PersistentStore.sqlite(store.location.description) {
-            try RunJournal.active(on: connection, path: store.location.description)
+            try RunJournal.active(layout: layout, on: connection, path: store.location.description)
         }
     }
 
     /// Starts a run: every batch saved from now on can be undone with ``undoRun(_:)``.
     public func beginRun(id: String) throws -> RunJournal {
         try PersistentStore.sqlite(store.location.description) {
-            try RunJournal.begin(id: id, model: model, on: connection)
+            try RunJournal.begin(id: id, layout: layout, on: connection)
         }
     }
 
     /// Continues a run left active (after a kill): its undo logging resumes on this context.
     public func resumeRun(_ run: RunJournal) throws {
         try PersistentStore.sqlite(store.location.description) {
-            try run.installTriggers(model: model, on: connection)
+            try run.installTriggers(layout: layout, on: connection)
         }
     }
 
@@ -34,8 +34,17 @@ extension ObjectContext {
     public func undoRun(_ run: RunJournal) throws {
         reset()
         try PersistentStore.sqlite(store.location.description) {
-            try run.undo(model: model, on: connection)
+            try run.undo(layout: layout, on: connection)
         }
+    }
+
+    /// Undoes the run a job that was killed (or failed half-way) left active in the store, if
+    /// any, and returns it: long jobs call this before they begin their own run.
+    @discardableResult
+    public func undoLeftoverRun() throws -> RunJournal? {
+        guard let leftover = try activeRun() else { return nil }
+        try undoRun(leftover)
+        return leftover
     }
 
     /// Runs `body` inside one transaction that is rolled back at the end: every save in it is a

@@ -20,7 +20,7 @@ extension ObjectContext {
     /// - Throws: ``ObjectError`` when the context has unsaved changes, ``StoreError`` for a
     ///   read-only store or a SQLite failure (nothing of the batch is written), or what `body` throws.
     @discardableResult
-    public func writeRows<T>(
+    package func writeRows<T>(
         metadata: [String: String?] = [:], finishing run: RunJournal? = nil, _ body: (SQLiteConnection) throws -> T
     ) throws -> T {
         guard !hasChanges else { throw ObjectError(.unsavedChanges, entity: model.name) }
@@ -29,20 +29,25 @@ extension ObjectContext {
         let result = try PersistentStore.sqlite(store.location.description) { () throws -> T in
             let write = { [self] () throws -> T in
                 let result = try body(connection)
-                if !metadata.isEmpty { try MetadataTable.write(metadata, on: connection) }
-                try run?.forget(on: connection)
+                if !metadata.isEmpty { try layout.writeMetadata(metadata, on: connection) }
+                try run?.forget(layout: layout, on: connection)
                 return result
             }
             return connection.isInTransaction
-                ? try connection.savepoint("seedkit_rows", write) : try connection.transaction(.immediate, write)
+                ? try connection.savepoint(layout.reservedName("rows"), write)
+                : try connection.transaction(.immediate, write)
         }
-        if let run { try PersistentStore.sqlite(store.location.description) { try run.dropTriggers(on: connection) } }
+        if let run {
+            try PersistentStore.sqlite(store.location.description) {
+                try run.dropTriggers(layout: layout, on: connection)
+            }
+        }
         return result
     }
 
     /// Reads with this context's connection (sees the context's committed and set-based writes,
     /// not its unsaved objects).
-    public func readRows<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+    package func readRows<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         try PersistentStore.sqlite(store.location.description) { try body(connection) }
     }
 }

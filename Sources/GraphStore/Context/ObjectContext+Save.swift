@@ -48,26 +48,33 @@ extension ObjectContext {
             let write = { [self] in
                 try assignKeys(&plan)
                 try writeInserts(&plan)
+                for root in plan.rootsWithNewKeys {
+                    try layout.coverKeys(ofRoot: model.entities[root], on: connection)
+                }
                 try writeUpdates(&plan)
                 try writeDeletes(plan)
                 try writeJoinChanges(plan)
                 try writePositions(plan)
                 let late = try lateMetadata { [self] object in
                     rowKey(of: object, in: plan).map {
-                        ObjectID(storeUUID: store.identifier, entityID: object.entity.storeID, key: $0)
+                        ObjectID(storeUUID: store.identifier, entityID: layout.number(of: object.entity), key: $0)
                     }
                 }
                 let allMetadata = metadata.merging(late) { _, new in new }
-                if !allMetadata.isEmpty { try MetadataTable.write(allMetadata, on: connection) }
-                try run?.forget(on: connection)
+                if !allMetadata.isEmpty { try layout.writeMetadata(allMetadata, on: connection) }
+                try run?.forget(layout: layout, on: connection)
             }
             if connection.isInTransaction {
-                try connection.savepoint("seedkit_save", write)
+                try connection.savepoint(layout.reservedName("save"), write)
             } else {
                 try connection.transaction(.immediate, write)
             }
         }
-        if let run { try PersistentStore.sqlite(store.location.description) { try run.dropTriggers(on: connection) } }
+        if let run {
+            try PersistentStore.sqlite(store.location.description) {
+                try run.dropTriggers(layout: layout, on: connection)
+            }
+        }
         let nested = connection.isInTransaction
         let changes = finishSave(plan)
         if !nested { store.saves.publish(changes) }
@@ -107,7 +114,7 @@ extension ObjectContext {
     /// Gives every inserted object its row key: an existing row's key when the merge policy
     /// merges it into that row, otherwise the next free key of its table.
     private func assignKeys(_ plan: inout SavePlan) throws {
-        var nextKey: [String: Int64] = [:]
+        var nextKey: [Int: Int64] = [:]  // by root entity index
         var claimed: [String: Int64] = [:]  // unique-constraint values → key, within this save
         for object in plan.inserted {
             let identity = ObjectIdentifier(object)
@@ -116,21 +123,13 @@ extension ObjectContext {
                 plan.merged.insert(identity)
                 continue
             }
-            let table = object.entity.tableName
-            let key: Int64
-            if let next = nextKey[table] {
-                key = next
-            } else {
-                let maximum = try connection.cachedStatement(
-                    "SELECT coalesce(max(pk), 0) FROM \(SQLiteIdentifier.quote(table))")
-                defer { maximum.reset() }
-                _ = try maximum.step()
-                key = maximum.int64(0) + 1
-            }
-            nextKey[table] = key + 1
+            let root = model.root(of: object.entity)
+            let key = try nextKey[root.index] ?? layout.highestKey(ofRoot: root, on: connection) + 1
+            nextKey[root.index] = key + 1
             plan.keys[identity] = key
             if mergePolicy != .error { claim(object, key: key, in: &claimed) }
         }
+        plan.rootsWithNewKeys = nextKey.keys.sorted()
     }
 
     /// The key of a stored row (or an object earlier in this save) sharing a unique constraint's values with `object`.
@@ -140,14 +139,17 @@ extension ObjectContext {
             guard values.allSatisfy({ $0 != nil }) else { continue }
             let signature = uniqueSignature(object.entity, constraint, values)
             if let key = claimed[signature] { return key }
-            let conditions = constraint.map { "\(SQLiteIdentifier.quote($0)) = ?" }.joined(separator: " AND ")
-            let kinds = model.root(of: object.entity).kindStoreIDs.map(String.init).joined(separator: ", ")
+            let conditions = constraint.map { property in
+                "\(SQLiteIdentifier.quote(layout.column(ofProperty: property, in: object.entity) ?? property)) = ?"
+            }.joined(separator: " AND ")
+            let kinds = layout.kindList(of: model.root(of: object.entity))
+            let table = SQLiteIdentifier.quote(layout.table(of: object.entity))
             let statement = try connection.cachedStatement(
-                "SELECT pk FROM \(SQLiteIdentifier.quote(object.entity.tableName)) WHERE \(conditions) AND ent IN (\(kinds)) LIMIT 1"
+                "SELECT \(layout.keyColumn) FROM \(table) WHERE \(conditions) AND \(layout.entityColumn) IN (\(kinds)) LIMIT 1"
             )
             defer { statement.reset() }
             for (position, value) in values.enumerated() {
-                statement.bind(value, at: Int32(position + 1))
+                statement.bind(value, at: Int32(position + 1), encoding: layout.values)
             }
             if try statement.step() {
                 let key = statement.int64(0)
@@ -168,7 +170,7 @@ extension ObjectContext {
     }
 
     private func uniqueSignature(_ entity: ModelEntity, _ constraint: [String], _ values: [AttributeValue?]) -> String {
-        entity.tableName + "|" + constraint.joined(separator: ",") + "|"
+        layout.table(of: entity) + "|" + constraint.joined(separator: ",") + "|"
             + values.map { "\($0.map { "\($0.kindName):\($0)" } ?? "nil")" }.joined(separator: "|")
     }
 
@@ -193,13 +195,13 @@ extension ObjectContext {
                 }
                 continue
             }
-            let layout = layouts[object.entity.index]
-            let statement = try connection.cachedStatement(layout.insertSQL)
+            let rows = layout.rows(of: object.entity)
+            let statement = try connection.cachedStatement(rows.insertSQL)
             defer { statement.reset() }
             statement.bind(key, at: 1)
-            statement.bind(object.entity.storeID, at: 2)
+            statement.bind(layout.number(of: object.entity), at: 2)
             statement.bind(Int64(1), at: 3)
-            bindData(of: object, layout: layout, to: statement, from: 4, plan: plan)
+            bindData(of: object, rows: rows, to: statement, from: 4, plan: plan)
             do {
                 try statement.execute()
             } catch let error as SQLiteError where error.isUniqueConstraintViolation {
@@ -227,13 +229,13 @@ extension ObjectContext {
     /// Returns whether a row was written.
     @discardableResult
     private func updateRow(of object: ManagedObject, key: Int64, version: Int64?, plan: SavePlan) throws -> Bool {
-        let layout = layouts[object.entity.index]
-        let sql = version == nil ? layout.updateSQL : layout.updateSQL + " AND opt = ?"
+        let rows = layout.rows(of: object.entity)
+        let sql = version == nil ? rows.updateSQL : rows.updateSQL + " AND \(layout.versionColumn) = ?"
         let statement = try connection.cachedStatement(sql)
         defer { statement.reset() }
         let nextVersion = (version ?? object.rowVersion) + 1
         statement.bind(nextVersion, at: 1)
-        let next = bindData(of: object, layout: layout, to: statement, from: 2, plan: plan)
+        let next = bindData(of: object, rows: rows, to: statement, from: 2, plan: plan)
         statement.bind(key, at: next)
         if let version { statement.bind(version, at: next + 1) }
         do {
@@ -244,30 +246,40 @@ extension ObjectContext {
         return connection.changes > 0
     }
 
-    /// The version (`opt`) row `key` of `entity`'s table has now.
+    /// The version row `key` of `entity`'s table has now.
     private func storedVersion(of entity: ModelEntity, key: Int64) throws -> Int64 {
         let statement = try connection.cachedStatement(
-            "SELECT opt FROM \(SQLiteIdentifier.quote(entity.tableName)) WHERE pk = ?")
+            "SELECT \(layout.versionColumn) FROM \(SQLiteIdentifier.quote(layout.table(of: entity))) WHERE \(layout.keyColumn) = ?"
+        )
         defer { statement.reset() }
         statement.bind(key, at: 1)
         guard try statement.step() else { throw ObjectError(.notFound, entity: entity.name) }
         return statement.int64(0)
     }
 
-    /// Binds attribute values then foreign keys from parameter `first`; returns the next parameter index.
+    /// Binds attribute values, foreign keys, then the companions' destination entity numbers
+    /// from parameter `first`; returns the next parameter index.
     @discardableResult
     private func bindData(
-        of object: ManagedObject, layout: EntityRowLayout, to statement: SQLiteStatement, from first: Int32,
+        of object: ManagedObject, rows: EntityRowLayout, to statement: SQLiteStatement, from first: Int32,
         plan: SavePlan
     ) -> Int32 {
         var parameter = first
-        for slot in layout.storedAttributes {
-            statement.bind(object.values[slot], at: parameter)
+        for slot in rows.storedAttributes {
+            statement.bind(object.values[slot], at: parameter, encoding: layout.values)
             parameter += 1
         }
-        for slot in layout.foreignKeys {
+        for slot in rows.foreignKeys {
             if let key = rowKey(of: object.toOne[slot], in: plan) {
                 statement.bind(key, at: parameter)
+            } else {
+                statement.bindNull(at: parameter)
+            }
+            parameter += 1
+        }
+        for (position, slot) in rows.foreignKeys.enumerated() where rows.companionColumns[position] != nil {
+            if let destination = object.toOne[slot], rowKey(of: destination, in: plan) != nil {
+                statement.bind(layout.number(of: destination.entity), at: parameter)
             } else {
                 statement.bindNull(at: parameter)
             }
@@ -290,12 +302,12 @@ extension ObjectContext {
     private func writeDeletes(_ plan: SavePlan) throws {
         for object in plan.deleted {
             guard let key = object.objectID.primaryKey else { continue }
-            let delete = try connection.cachedStatement(layouts[object.entity.index].deleteSQL)
+            let delete = try connection.cachedStatement(layout.rows(of: object.entity).deleteSQL)
             defer { delete.reset() }
             delete.bind(key, at: 1)
             try delete.execute()
             for relationship in object.entity.relationships {
-                guard case .joinTable(let table, let source, _, _) = relationship.storage else { continue }
+                guard case .joinTable(let table, let source, _, _) = layout.storage(of: relationship) else { continue }
                 let unlink = try connection.cachedStatement(
                     "DELETE FROM \(SQLiteIdentifier.quote(table)) WHERE \(source) = ?")
                 defer { unlink.reset() }
@@ -307,10 +319,14 @@ extension ObjectContext {
 
     private func writeJoinChanges(_ plan: SavePlan) throws {
         for (table, changes) in joinChanges.sorted(by: { $0.key < $1.key }) {
+            guard let joinTable = layout.joinTable(named: table) else { continue }
             let quoted = SQLiteIdentifier.quote(table)
-            try write(changes.pairsToDelete, with: "DELETE FROM \(quoted) WHERE src = ? AND dst = ?", plan: plan)
+            let (first, second) = (joinTable.firstColumn, joinTable.secondColumn)
             try write(
-                changes.pairsToInsert, with: "INSERT OR IGNORE INTO \(quoted)(src, dst) VALUES (?, ?)", plan: plan)
+                changes.pairsToDelete, with: "DELETE FROM \(quoted) WHERE \(first) = ? AND \(second) = ?", plan: plan)
+            try write(
+                changes.pairsToInsert, with: "INSERT OR IGNORE INTO \(quoted)(\(first), \(second)) VALUES (?, ?)",
+                plan: plan)
         }
     }
 
@@ -335,11 +351,11 @@ extension ObjectContext {
                 let relationship = object.entity.relationships[slot]
                 guard let state = object.toMany[slot], !state.isFault else { continue }
                 let statement: SQLiteStatement
-                switch relationship.storage {
+                switch layout.storage(of: relationship) {
                 case .inverseForeignKey(_, let order?):
-                    let table = SQLiteIdentifier.quote(model.destination(of: relationship).tableName)
+                    let table = SQLiteIdentifier.quote(layout.table(of: model.destination(of: relationship)))
                     statement = try connection.cachedStatement(
-                        "UPDATE \(table) SET \(SQLiteIdentifier.quote(order)) = ? WHERE pk = ?")
+                        "UPDATE \(table) SET \(SQLiteIdentifier.quote(order)) = ? WHERE \(layout.keyColumn) = ?")
                 case .joinTable(let table, let source, let target, let order?):
                     statement = try connection.cachedStatement(
                         "UPDATE \(SQLiteIdentifier.quote(table)) SET \(order) = ? WHERE \(target) = ? AND \(source) = ?"
@@ -367,7 +383,7 @@ extension ObjectContext {
             let identity = ObjectIdentifier(object)
             guard let key = plan.keys[identity] else { continue }
             let temporary = object.objectID
-            let permanent = ObjectID(storeUUID: store.identifier, entityID: object.entity.storeID, key: key)
+            let permanent = ObjectID(storeUUID: store.identifier, entityID: layout.number(of: object.entity), key: key)
             registered.removeValue(forKey: temporary)
             permanentIDs[temporary] = permanent
             object.objectID = permanent
@@ -412,6 +428,8 @@ struct SavePlan {
     let touched: [ManagedObject]
     /// Row keys for inserted objects.
     var keys: [ObjectIdentifier: Int64] = [:]
+    /// The indexes of the root entities whose tables get rows with new keys.
+    var rootsWithNewKeys: [Int] = []
     /// Inserted objects merged into an existing row by the merge policy.
     var merged: Set<ObjectIdentifier> = []
     /// New row versions.

@@ -28,7 +28,8 @@ public final class ObjectContext {
     public var name: String?
 
     let connection: SQLiteConnection
-    let layouts: [EntityRowLayout]
+    /// The store's layout: every table, column and entity number the context's SQL names.
+    let layout: StoreLayout
     var registered: [ObjectID: ManagedObject] = [:]
     var insertedList: [ManagedObject] = []
     var updatedList: [ManagedObject] = []
@@ -44,7 +45,7 @@ public final class ObjectContext {
         self.store = store
         self.connection = try store.makeConnection()
         try SQLFunctions.register(on: connection)
-        self.layouts = store.model.entities.map { EntityRowLayout(entity: $0, model: store.model) }
+        self.layout = store.layout
     }
 
     deinit {
@@ -82,7 +83,7 @@ public final class ObjectContext {
     public func insert(_ entity: ModelEntity) throws -> ManagedObject {
         guard !entity.isAbstract else { throw ObjectError(.abstractEntity, entity: entity.name) }
         guard !store.isReadOnly else { throw ObjectError(.readOnly, entity: entity.name) }
-        let id = ObjectID.temporary(storeUUID: store.identifier, entityID: entity.storeID)
+        let id = ObjectID.temporary(storeUUID: store.identifier, entityID: layout.number(of: entity))
         let object = ManagedObject(entity: entity, objectID: id, context: self, isFault: false)
         object.values = entity.attributes.map(\.declaration.defaultValue)
         object.toOneLoaded = Array(repeating: true, count: entity.relationships.count)
@@ -106,8 +107,8 @@ public final class ObjectContext {
     public func object(with id: ObjectID) throws -> ManagedObject {
         let id = permanentIDs[id] ?? id
         if let object = registered[id] { return object }
-        guard id.storeUUID == store.identifier, !id.isTemporary, let entity = entity(storeID: id.entityID) else {
-            throw ObjectError(.foreignID, entity: entity(storeID: id.entityID)?.name ?? "?", objectID: id)
+        guard id.storeUUID == store.identifier, !id.isTemporary, let entity = layout.entity(number: id.entityID) else {
+            throw ObjectError(.foreignID, entity: layout.entity(number: id.entityID)?.name ?? "?", objectID: id)
         }
         return registeredObject(entity: entity, key: id.key)
     }
@@ -120,14 +121,9 @@ public final class ObjectContext {
         return object
     }
 
-    func entity(storeID: Int64) -> ModelEntity? {
-        let index = Int(storeID) - 1
-        return model.entities.indices.contains(index) ? model.entities[index] : nil
-    }
-
     /// The registered object for a row, or a new fault for it.
     func registeredObject(entity: ModelEntity, key: Int64) -> ManagedObject {
-        let id = ObjectID(storeUUID: store.identifier, entityID: entity.storeID, key: key)
+        let id = ObjectID(storeUUID: store.identifier, entityID: layout.number(of: entity), key: key)
         if let object = registered[id] { return object }
         let object = ManagedObject(entity: entity, objectID: id, context: self, isFault: true)
         registered[id] = object

@@ -15,7 +15,7 @@ import Synchronization
 public struct ObjectID: Sendable, Hashable, CustomStringConvertible {
     /// The UUID of the store the object lives in.
     public let storeUUID: UUID
-    /// The store ID of the object's entity (``ModelEntity/storeID``).
+    /// The number of the object's entity in its store (the store layout's entity number).
     public let entityID: Int64
     /// The row's primary key when permanent; a negative number when temporary.
     public let key: Int64

@@ -1,19 +1,19 @@
 // Where a SELECT's columns land in an object: per attribute slot and per stored to-one slot.
-// Invariant: built from the same column lists as the SQL it reads (EntityRowLayout), so column
+// Invariant: built from the same column lists as the SQL it reads (the layout's EntityRowLayout), so column
 // indexes always match the statement.
 
 /// Maps result columns onto one entity's object storage.
 struct RowMapping {
-    /// Column of `opt`.
+    /// Column of the row version.
     let versionColumn: Int32
     /// Column per stored attribute slot (parallel to `EntityRowLayout.storedAttributes`).
     let attributeColumns: [Int32]
     /// Column per stored to-one slot (parallel to `EntityRowLayout.foreignKeys`).
     let foreignKeyColumns: [Int32]
-    /// Column holding the destination's `ent` per stored to-one slot, when the destination has sub-entities.
+    /// Column holding the destination's entity number per stored to-one slot, when the destination has sub-entities.
     let foreignKeyEntityColumns: [Int32?]
 
-    /// The mapping for `EntityRowLayout.selectSQL` (which starts with `opt`).
+    /// The mapping for `EntityRowLayout.selectSQL` (which starts with the version).
     static func forSingleRow(_ layout: EntityRowLayout) -> RowMapping {
         let dataCount = layout.storedAttributes.count + layout.foreignKeys.count
         var entityColumns: [Int32?] = []
@@ -42,13 +42,13 @@ extension RowMapping {
 
 /// The columns a fetch selects for an entity and all its kinds, and each kind's mapping.
 struct FetchRowLayout {
-    /// SQL column expressions over alias `t0`: `t0.pk`, `t0.ent`, `t0.opt`, then data columns.
+    /// SQL column expressions over alias `t0`: its key, entity and version columns, then data columns.
     let columns: [String]
     /// The mapping for each kind, by entity index.
     let mappings: [Int: RowMapping]
 
-    init(entity: ModelEntity, model: ObjectModel, layouts: [EntityRowLayout]) {
-        var columns = ["t0.pk", "t0.ent", "t0.opt"]
+    init(entity: ModelEntity, layout: StoreLayout) {
+        var columns = ["t0." + layout.keyColumn, "t0." + layout.entityColumn, "t0." + layout.versionColumn]
         var indexOfColumn: [String: Int32] = [:]
         func column(_ expression: String) -> Int32 {
             if let index = indexOfColumn[expression] { return index }
@@ -58,14 +58,14 @@ struct FetchRowLayout {
             return index
         }
         var mappings: [Int: RowMapping] = [:]
-        for storeID in entity.kindStoreIDs {
-            let kind = model.entities[Int(storeID) - 1]
-            let layout = layouts[kind.index]
-            let data = layout.dataColumns(of: kind).map { column("t0." + $0) }
-            let attributeCount = layout.storedAttributes.count
+        for number in layout.kindNumbers(of: entity) {
+            guard let kind = layout.entity(number: number) else { continue }
+            let rows = layout.rows(of: kind)
+            let data = rows.dataColumns.map { column("t0." + $0) }
+            let attributeCount = rows.storedAttributes.count
             var entityColumns: [Int32?] = []
-            var subqueries = layout.destinationEntityColumns(of: kind, model: model, alias: "t0").makeIterator()
-            for needsEntity in layout.foreignKeyNeedsEntity {
+            var subqueries = rows.destinationEntityColumns(alias: "t0").makeIterator()
+            for needsEntity in rows.foreignKeyNeedsEntity {
                 entityColumns.append(needsEntity ? subqueries.next().map(column) : nil)
             }
             mappings[kind.index] = RowMapping(

@@ -29,6 +29,17 @@ public struct AttributeDescription: Sendable, Hashable {
     public var validation: ValidationRules
     /// Free-form annotations (`mappedKeyName`, …); they never affect the store or the hash.
     public var userInfo: [String: String]
+    /// The attribute's name in an earlier model version, when it was renamed (Xcode's Renaming ID);
+    /// never part of a hash.
+    public var renamingIdentifier: String?
+    /// A string that changes the version hashes without changing the schema (Xcode's Version Hash
+    /// Modifier); when nil, the hashes are what they were without one.
+    public var hashModifier: String?
+    /// Core Data's Preserve After Deletion (the value stays in persistent history's tombstones);
+    /// part of Core Data's version hash only.
+    public var preservesValueAfterDeletion = false
+    /// Core Data's read-only flag; part of Core Data's version hash only.
+    public var isReadOnly = false
 
     /// Declares an attribute; every option starts at its default (optional, no default value,
     /// not indexed, not transient).

@@ -55,6 +55,12 @@ public struct EntityDescription: Sendable, Hashable {
     public var userInfo: [String: String]
     /// Fetched properties declared on this entity; they never affect the store or the hash.
     public var fetchedProperties: [FetchedPropertyDescription] = []
+    /// The entity's name in an earlier model version, when it was renamed (Xcode's Renaming ID,
+    /// `elementID`); never part of a hash.
+    public var renamingIdentifier: String?
+    /// A string that changes the entity's version hashes without changing its schema (Xcode's
+    /// Version Hash Modifier); when nil, the hashes are what they were without one.
+    public var hashModifier: String?
 
     /// Declares an entity with no properties yet.
     public init(

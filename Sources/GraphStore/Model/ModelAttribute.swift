@@ -1,4 +1,5 @@
-// A resolved attribute: its declaration plus where it lives in objects (slot) and in the store (column).
+// A resolved attribute: its declaration plus where it lives in objects (its slot). Its column
+// is the store layout's to say (StoreLayout.column(of:)).
 
 /// An attribute of an entity in a validated model, inherited ones included.
 ///
@@ -14,11 +15,14 @@ public final class ModelAttribute: Sendable, Hashable {
     public let index: Int
     /// The name of the entity that declares it (the entity itself or an ancestor).
     public let declaringEntity: String
+    /// The index of the entity that declares it (the attribute has the same slot there).
+    let declaringEntityIndex: Int
 
-    init(declaration: AttributeDescription, index: Int, declaringEntity: String) {
+    init(declaration: AttributeDescription, index: Int, declaringEntity: String, declaringEntityIndex: Int) {
         self.declaration = declaration
         self.index = index
         self.declaringEntity = declaringEntity
+        self.declaringEntityIndex = declaringEntityIndex
     }
 
     /// Attributes are equal when they are declared alike in the same place.
@@ -43,6 +47,4 @@ public final class ModelAttribute: Sendable, Hashable {
     public var isOptional: Bool { declaration.isOptional }
     /// Whether the attribute is never stored.
     public var isTransient: Bool { declaration.isTransient }
-    /// The column that stores it in the root entity's table (its name).
-    public var columnName: String { declaration.name }
 }

@@ -1,4 +1,5 @@
-// A resolved entity: inherited properties folded in, slots assigned, storage and hash computed.
+// A resolved entity: inherited properties folded in, slots assigned, hash computed. How its
+// objects are stored (tables, columns, entity numbers) is the store layout's to say (StoreLayout).
 // Invariants: `attributes[i].index == i` and `relationships[i].index == i`; a sub-entity's first
 // attributes and relationships are its parent's, in the parent's order.
 
@@ -14,8 +15,6 @@ public final class ModelEntity: Sendable {
     public let name: String
     /// The entity's position in ``ObjectModel/entities`` (entities are sorted by name).
     public let index: Int
-    /// The entity's number in the store (`seedkit_entity.id`, the `ent` column): `index + 1`.
-    public let storeID: Int64
     /// The index of the parent entity, if any.
     public let parentIndex: Int?
     /// The index of the root of this entity's inheritance tree (itself when it has no parent).
@@ -24,8 +23,8 @@ public final class ModelEntity: Sendable {
     public let isAbstract: Bool
     /// The indexes of the direct sub-entities, in name order.
     public let subentityIndices: [Int]
-    /// The store IDs of this entity and all its descendants, ascending.
-    public let kindStoreIDs: [Int64]
+    /// The indexes of this entity and all its descendants, ascending.
+    public let kindIndices: [Int]
     /// All attributes, inherited first.
     public let attributes: [ModelAttribute]
     /// All relationships, inherited first.
@@ -36,8 +35,6 @@ public final class ModelEntity: Sendable {
     public let indexes: [IndexDescription]
     /// The entity's annotations.
     public let userInfo: [String: String]
-    /// The table that stores this entity's objects: its root entity's name.
-    public let tableName: String
     /// A hash of everything about the entity that shapes the store (hex SHA-256).
     public let versionHash: String
     /// The entity as declared.
@@ -47,25 +44,23 @@ public final class ModelEntity: Sendable {
 
     init(
         declaration: EntityDescription, index: Int, parentIndex: Int?, rootIndex: Int,
-        subentityIndices: [Int], kindStoreIDs: [Int64], attributes: [ModelAttribute],
+        subentityIndices: [Int], kindIndices: [Int], attributes: [ModelAttribute],
         relationships: [ModelRelationship], uniqueConstraints: [[String]], indexes: [IndexDescription],
-        tableName: String, versionHash: String
+        versionHash: String
     ) {
         self.declaration = declaration
         self.name = declaration.name
         self.index = index
-        self.storeID = Int64(index + 1)
         self.parentIndex = parentIndex
         self.rootIndex = rootIndex
         self.isAbstract = declaration.isAbstract
         self.subentityIndices = subentityIndices
-        self.kindStoreIDs = kindStoreIDs
+        self.kindIndices = kindIndices
         self.attributes = attributes
         self.relationships = relationships
         self.uniqueConstraints = uniqueConstraints
         self.indexes = indexes
         self.userInfo = declaration.userInfo
-        self.tableName = tableName
         self.versionHash = versionHash
         self.attributeIndexByName = Dictionary(
             uniqueKeysWithValues: attributes.map { ($0.name, $0.index) })
@@ -85,7 +80,7 @@ public final class ModelEntity: Sendable {
 
     /// Whether this entity is `other` or one of its descendants.
     public func isKind(of other: ModelEntity) -> Bool {
-        other.kindStoreIDs.contains(storeID)
+        other.kindIndices.contains(index)
     }
 
     /// Whether this entity is the root of its inheritance tree.

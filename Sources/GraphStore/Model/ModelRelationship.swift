@@ -1,18 +1,5 @@
-// A resolved relationship: its declaration, its destination and inverse, and how the store keeps it.
-
-/// How the store keeps a relationship (docs/StoreFormat.md).
-public enum RelationshipStorage: Sendable, Hashable {
-    /// A to-one kept as an integer column (the destination's `pk`) on the source's root table.
-    case foreignKey(column: String)
-    /// A to-many whose inverse is a to-one: the inverse's column on the destination's root table,
-    /// plus a position column there when the to-many is ordered.
-    case inverseForeignKey(column: String, orderColumn: String?)
-    /// A many-to-many, or a to-many without an inverse: a join table with a source and a
-    /// destination column, plus a position column for the order of this side when it is ordered.
-    case joinTable(table: String, sourceColumn: String, destinationColumn: String, orderColumn: String?)
-    /// A transient relationship: never stored.
-    case transient
-}
+// A resolved relationship: its declaration, its destination and inverse. How the store keeps it
+// is the store layout's to say (StoreLayout.storage(of:)).
 
 /// A relationship of an entity in a validated model, inherited ones included (a shared,
 /// immutable class, like ``ModelAttribute``).
@@ -23,30 +10,30 @@ public final class ModelRelationship: Sendable, Hashable {
     public let index: Int
     /// The name of the entity that declares it (the entity itself or an ancestor).
     public let declaringEntity: String
+    /// The index of the entity that declares it (the relationship has the same slot there).
+    let declaringEntityIndex: Int
     /// The index of the destination entity in ``ObjectModel/entities``.
     public let destinationIndex: Int
     /// The inverse's slot among the destination's relationships, if there is an inverse.
     public let inverseIndex: Int?
-    /// How the store keeps it.
-    public let storage: RelationshipStorage
 
     init(
-        declaration: RelationshipDescription, index: Int, declaringEntity: String, destinationIndex: Int,
-        inverseIndex: Int?, storage: RelationshipStorage
+        declaration: RelationshipDescription, index: Int, declaringEntity: String, declaringEntityIndex: Int,
+        destinationIndex: Int, inverseIndex: Int?
     ) {
         self.declaration = declaration
         self.index = index
         self.declaringEntity = declaringEntity
+        self.declaringEntityIndex = declaringEntityIndex
         self.destinationIndex = destinationIndex
         self.inverseIndex = inverseIndex
-        self.storage = storage
     }
 
     /// Relationships are equal when they are declared alike in the same place.
     public static func == (lhs: ModelRelationship, rhs: ModelRelationship) -> Bool {
         lhs === rhs
             || (lhs.index == rhs.index && lhs.declaringEntity == rhs.declaringEntity
-                && lhs.declaration == rhs.declaration && lhs.storage == rhs.storage)
+                && lhs.declaration == rhs.declaration)
     }
 
     /// Hashes the declaring entity, slot and name.

@@ -1,11 +1,11 @@
 // Checks entity declarations before they become a model, collecting every problem.
 // Invariant: when `validate()` returns no problems, `ModelResolver` can resolve the declarations
-// without failing (names exist, inheritance is acyclic, inverses point back, columns don't clash).
+// without failing (names exist, inheritance is acyclic, inverses point back), and SeedKit's own
+// store layout, every model's default, can store the model: no property takes its fixed column
+// names, and no table or column name clashes under its naming rules (SeedKitLayout).
 
 /// Finds the problems in a set of entity declarations.
 struct ModelValidator {
-    /// Column names every root table has; properties may not use them.
-    static let reservedNames: Set<String> = ["pk", "ent", "opt"]
 
     let entities: [EntityDescription]
     let templates: [FetchRequestTemplate]
@@ -43,7 +43,7 @@ struct ModelValidator {
             if !Self.isIdentifier(entity.name) {
                 report(
                     entity.name, nil, "entity name must be letters, digits and underscores, not starting with a digit")
-            } else if entity.name.lowercased().hasPrefix("seedkit_") {
+            } else if entity.name.lowercased().hasPrefix(SeedKitLayout().reservedPrefix) {
                 report(entity.name, nil, "entity names starting with seedkit_ are reserved for the store")
             }
             if byName[entity.name] != nil {
@@ -104,7 +104,7 @@ struct ModelValidator {
                 report(
                     entity.name, name,
                     "property name must be letters, digits and underscores, not starting with a digit")
-            } else if Self.reservedNames.contains(name.lowercased()) {
+            } else if SeedKitLayout.reservedColumns.contains(name.lowercased()) {
                 report(entity.name, name, "'\(name)' is reserved for the store's own columns (pk, ent, opt)")
             }
         }
@@ -210,10 +210,10 @@ struct ModelValidator {
         var tables = Set(entities.map { $0.name.lowercased() })
         for entity in entities {
             for relationship in entity.relationships
-            where RelationshipStorageRules.ownsJoinTable(
+            where SeedKitLayout.ownsJoinTable(
                 relationship, entity: entity.name, inverse: inverseDeclaration(of: relationship))
             {
-                let table = RelationshipStorageRules.joinTableName(entity: entity.name, relationship: relationship.name)
+                let table = SeedKitLayout.joinTableName(entity: entity.name, relationship: relationship.name)
                 if !tables.insert(table.lowercased()).inserted {
                     report(entity.name, relationship.name, "join table name '\(table)' clashes with another table")
                 }
@@ -257,7 +257,7 @@ struct ModelValidator {
                         let destination = byName[relationship.destination],
                         lineage(of: destination).first?.name == root.name
                     else { continue }
-                    let column = RelationshipStorageRules.orderColumn(forInverse: inverse.name)
+                    let column = SeedKitLayout.orderColumn(forInverse: inverse.name)
                     claim(
                         column, meaning: "position of \(entity.name).\(relationship.name)", in: &columns,
                         root: root.name, declaredBy: entity.name)

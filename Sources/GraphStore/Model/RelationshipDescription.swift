@@ -32,7 +32,9 @@ public struct RelationshipDescription: Sendable, Hashable {
     public var isOrdered: Bool
     /// Whether the relationship may be empty when saved.
     public var isOptional: Bool
-    /// For to-many relationships: the fewest destinations allowed at save (0 = no minimum).
+    /// For to-many relationships: the fewest destinations allowed at save (0 = no minimum). On a
+    /// to-one it is only what the declaration says (older Xcode models write 1), which Core Data's
+    /// version hash covers; a to-one is checked at save through ``isOptional``.
     public var minCount: Int
     /// For to-many relationships: the most destinations allowed at save (0 = no maximum).
     public var maxCount: Int
@@ -42,6 +44,14 @@ public struct RelationshipDescription: Sendable, Hashable {
     public var isTransient: Bool
     /// Free-form annotations (`relatedByAttribute`, …); they never affect the store or the hash.
     public var userInfo: [String: String]
+    /// The relationship's name in an earlier model version, when it was renamed (Xcode's Renaming
+    /// ID); never part of a hash.
+    public var renamingIdentifier: String?
+    /// A string that changes the version hashes without changing the schema (Xcode's Version Hash
+    /// Modifier); when nil, the hashes are what they were without one.
+    public var hashModifier: String?
+    /// Core Data's read-only flag; part of Core Data's version hash only.
+    public var isReadOnly = false
 
     /// Declares a relationship; a to-one, optional, nullify relationship unless told otherwise.
     public init(

@@ -7,7 +7,7 @@ import CSQLite
 /// ```swift
 /// let result = try connection.checkpoint(mode: .truncate)   // WAL file emptied
 /// ```
-public enum SQLiteCheckpointMode: Sendable, Hashable {
+package enum SQLiteCheckpointMode: Sendable, Hashable {
     /// Copies as many frames as possible without waiting for any lock.
     ///
     /// ```swift

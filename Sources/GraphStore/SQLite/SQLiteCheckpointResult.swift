@@ -7,17 +7,17 @@
 /// let result = try connection.checkpoint(mode: .passive)
 /// print("\(result.checkpointedFrameCount) of \(result.logFrameCount) frames copied")
 /// ```
-public struct SQLiteCheckpointResult: Sendable, Hashable {
+package struct SQLiteCheckpointResult: Sendable, Hashable {
     /// The number of frames in the WAL file (-1 when the database is not in WAL mode).
     ///
     /// ```swift
     /// if result.logFrameCount > 10_000 { try connection.checkpoint(mode: .truncate) }
     /// ```
-    public let logFrameCount: Int32
+    package let logFrameCount: Int32
     /// The number of frames copied into the database (-1 when the database is not in WAL mode).
     ///
     /// ```swift
     /// let complete = result.checkpointedFrameCount == result.logFrameCount
     /// ```
-    public let checkpointedFrameCount: Int32
+    package let checkpointedFrameCount: Int32
 }

@@ -12,7 +12,7 @@ import CSQLite
 /// default: break
 /// }
 /// ```
-public enum SQLiteColumnType: Sendable, Hashable {
+package enum SQLiteColumnType: Sendable, Hashable {
     /// A 64-bit signed integer (`SQLITE_INTEGER`).
     ///
     /// ```swift

@@ -21,7 +21,7 @@ extension SQLiteConnection {
     /// }
     /// let matching = try connection.prepare("SELECT name FROM Item WHERE name REGEXP '^A'")
     /// ```
-    public func registerFunction(
+    package func registerFunction(
         name: String, argumentCount: Int32, deterministic: Bool = true,
         _ body: @escaping (SQLiteFunctionArguments) throws -> SQLiteValue
     ) throws {

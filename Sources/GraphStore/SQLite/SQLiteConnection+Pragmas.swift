@@ -10,7 +10,7 @@ extension SQLiteConnection {
     /// ```swift
     /// if try connection.journalMode == .wal { try connection.checkpoint(mode: .truncate) }
     /// ```
-    public var journalMode: SQLiteJournalMode {
+    package var journalMode: SQLiteJournalMode {
         get throws { try SQLiteJournalMode(rawValue: pragmaText("PRAGMA journal_mode")) }
     }
 
@@ -21,7 +21,7 @@ extension SQLiteConnection {
     /// let mode = try connection.setJournalMode(.wal)
     /// ```
     @discardableResult
-    public func setJournalMode(_ mode: SQLiteJournalMode) throws -> SQLiteJournalMode {
+    package func setJournalMode(_ mode: SQLiteJournalMode) throws -> SQLiteJournalMode {
         let sql = "PRAGMA journal_mode = " + mode.rawValue
         let letters = UInt8(ascii: "a")...UInt8(ascii: "z")
         guard !mode.rawValue.isEmpty, mode.rawValue.utf8.allSatisfy(letters.contains) else {
@@ -36,7 +36,7 @@ extension SQLiteConnection {
     /// ```swift
     /// if try connection.userVersion < 2 { try migrate() }
     /// ```
-    public var userVersion: Int32 {
+    package var userVersion: Int32 {
         get throws {
             let statement = try prepare("PRAGMA user_version")
             return try statement.step() ? Int32(truncatingIfNeeded: statement.int64(0)) : 0
@@ -48,7 +48,7 @@ extension SQLiteConnection {
     /// ```swift
     /// try connection.setUserVersion(2)
     /// ```
-    public func setUserVersion(_ version: Int32) throws {
+    package func setUserVersion(_ version: Int32) throws {
         try execute("PRAGMA user_version = \(version)")
     }
 
@@ -63,7 +63,7 @@ extension SQLiteConnection {
     /// assert(result.checkpointedFrameCount == result.logFrameCount)
     /// ```
     @discardableResult
-    public func checkpoint(mode: SQLiteCheckpointMode = .passive) throws -> SQLiteCheckpointResult {
+    package func checkpoint(mode: SQLiteCheckpointMode = .passive) throws -> SQLiteCheckpointResult {
         let database = try openDatabase(for: nil)
         var logFrames: Int32 = -1
         var checkpointedFrames: Int32 = -1
@@ -82,7 +82,7 @@ extension SQLiteConnection {
     /// try connection.execute("CREATE INDEX idx_Item_unit ON Item(unit)")
     /// ```
     @discardableResult
-    public func setWorkerThreads(_ count: Int32) -> Int32 {
+    package func setWorkerThreads(_ count: Int32) -> Int32 {
         guard let database = try? openDatabase(for: nil) else { return 0 }
         sqlite3_limit(database, SQLITE_LIMIT_WORKER_THREADS, max(count, 0))
         return sqlite3_limit(database, SQLITE_LIMIT_WORKER_THREADS, -1)

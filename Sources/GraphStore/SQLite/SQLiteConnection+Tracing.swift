@@ -13,7 +13,7 @@ extension SQLiteConnection {
     /// let (people, statements) = try connection.tracingStatements { try context.fetch(request) }
     /// statements.count   // 3: the fetch and one per prefetched level
     /// ```
-    public func tracingStatements<T>(_ body: () throws -> T) throws -> (T, [String]) {
+    package func tracingStatements<T>(_ body: () throws -> T) throws -> (T, [String]) {
         let database = try openDatabase(for: nil)
         let log = SQLiteStatementLog()
         let context = Unmanaged.passUnretained(log).toOpaque()

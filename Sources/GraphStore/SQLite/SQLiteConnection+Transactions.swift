@@ -11,7 +11,7 @@ extension SQLiteConnection {
     /// ```swift
     /// precondition(!connection.isInTransaction, "a batch is still open")
     /// ```
-    public var isInTransaction: Bool {
+    package var isInTransaction: Bool {
         sqlite3_get_autocommit(liveDatabase) == 0
     }
 
@@ -28,7 +28,7 @@ extension SQLiteConnection {
     ///     return names.count
     /// }
     /// ```
-    public func transaction<T>(_ kind: SQLiteTransactionKind = .deferred, _ body: () throws -> T)
+    package func transaction<T>(_ kind: SQLiteTransactionKind = .deferred, _ body: () throws -> T)
         throws -> T
     {
         try cachedStatement(kind.beginSQL).execute()
@@ -58,7 +58,7 @@ extension SQLiteConnection {
     ///     }
     /// }
     /// ```
-    public func savepoint<T>(_ name: String = "seedkit", _ body: () throws -> T) throws -> T {
+    package func savepoint<T>(_ name: String = "seedkit", _ body: () throws -> T) throws -> T {
         let quoted = SQLiteIdentifier.quote(name)
         try cachedStatement("SAVEPOINT " + quoted).execute()
         let result: T

@@ -29,7 +29,7 @@ import CSQLite
 ///     }
 /// }
 /// ```
-public final class SQLiteConnection {
+package final class SQLiteConnection {
     /// The `sqlite3` handle; nil once closed.
     private var database: OpaquePointer?
     /// Prepared statements by SQL text (see `cachedStatement(_:)`).
@@ -42,7 +42,7 @@ public final class SQLiteConnection {
     /// ```swift
     /// print(connection.path)   // Catalog.sqlite
     /// ```
-    public let path: String
+    package let path: String
 
     /// Whether the main database refuses writes (opened ``SQLiteOpenMode/readOnly``, or a file
     /// SQLite could only open for reading).
@@ -50,7 +50,7 @@ public final class SQLiteConnection {
     /// ```swift
     /// guard !connection.isReadOnly else { throw StoreError(.readOnly, path: connection.path) }
     /// ```
-    public let isReadOnly: Bool
+    package let isReadOnly: Bool
 
     /// Opens the database at `path` (a file path, or a `file:` URI) in `mode`.
     ///
@@ -61,7 +61,7 @@ public final class SQLiteConnection {
     /// ```swift
     /// let seed = try SQLiteConnection(path: "Seed.sqlite", mode: .readOnly)
     /// ```
-    public init(path: String, mode: SQLiteOpenMode = .readWriteCreate) throws {
+    package init(path: String, mode: SQLiteOpenMode = .readWriteCreate) throws {
         let flags = mode.flags | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI | SQLITE_OPEN_EXRESCODE
         var database: OpaquePointer?
         let code = sqlite3_open_v2(path, &database, flags, nil)
@@ -87,7 +87,7 @@ public final class SQLiteConnection {
     /// let writer = try SQLiteConnection.inMemory(name: "catalog-tests")
     /// let reader = try SQLiteConnection.inMemory(name: "catalog-tests")   // same database
     /// ```
-    public static func inMemory(name: String? = nil) throws -> SQLiteConnection {
+    package static func inMemory(name: String? = nil) throws -> SQLiteConnection {
         guard let name else { return try SQLiteConnection(path: ":memory:", mode: .readWriteCreate) }
         return try SQLiteConnection(
             path: "file:/\(percentEncoded(name))?vfs=memdb", mode: .readWriteCreate)
@@ -105,7 +105,7 @@ public final class SQLiteConnection {
     /// let connection = try SQLiteConnection(path: path, mode: .readOnly)
     /// defer { connection.close() }
     /// ```
-    public func close() {
+    package func close() {
         guard let database else { return }
         statementCache.removeAll()
         sqlite3_close_v2(database)
@@ -122,7 +122,7 @@ public final class SQLiteConnection {
     ///     CREATE INDEX Tag_name ON Tag(name);
     ///     """)
     /// ```
-    public func execute(_ sql: String) throws {
+    package func execute(_ sql: String) throws {
         let database = try openDatabase(for: sql)
         let code = sqlite3_exec(database, sql, nil, nil, nil)
         guard code == SQLITE_OK else {
@@ -138,7 +138,7 @@ public final class SQLiteConnection {
     /// select.bind(text: "bio%", at: 1)
     /// while try select.step() { print(select.int64(0), select.string(1)) }
     /// ```
-    public func prepare(_ sql: String) throws -> SQLiteStatement {
+    package func prepare(_ sql: String) throws -> SQLiteStatement {
         try compile(sql, flags: 0)
     }
 
@@ -157,7 +157,7 @@ public final class SQLiteConnection {
     ///     try insert.execute()
     /// }
     /// ```
-    public func cachedStatement(_ sql: String) throws -> SQLiteStatement {
+    package func cachedStatement(_ sql: String) throws -> SQLiteStatement {
         if let statement = statementCache[sql] {
             statement.reset()
             return statement
@@ -176,7 +176,7 @@ public final class SQLiteConnection {
     /// try insert.execute()
     /// let pk = connection.lastInsertRowID
     /// ```
-    public var lastInsertRowID: Int64 {
+    package var lastInsertRowID: Int64 {
         sqlite3_last_insert_rowid(liveDatabase)
     }
 
@@ -186,7 +186,7 @@ public final class SQLiteConnection {
     /// try update.execute()
     /// if connection.changes == 0 { throw ConflictError() }
     /// ```
-    public var changes: Int {
+    package var changes: Int {
         Int(sqlite3_changes64(liveDatabase))
     }
 
@@ -197,7 +197,7 @@ public final class SQLiteConnection {
     /// try importBatch()
     /// print("changed \(connection.totalChanges - before) rows")
     /// ```
-    public var totalChanges: Int {
+    package var totalChanges: Int {
         Int(sqlite3_total_changes64(liveDatabase))
     }
 
@@ -207,7 +207,7 @@ public final class SQLiteConnection {
     /// ```swift
     /// connection.busyTimeout = 0.25
     /// ```
-    public var busyTimeout: Double {
+    package var busyTimeout: Double {
         didSet {
             let milliseconds = (max(0, busyTimeout) * 1000).rounded()
             sqlite3_busy_timeout(
@@ -225,7 +225,7 @@ public final class SQLiteConnection {
     ///     return .null
     /// }
     /// ```
-    public func interrupt() {
+    package func interrupt() {
         sqlite3_interrupt(liveDatabase)
     }
 

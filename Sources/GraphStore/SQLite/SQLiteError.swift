@@ -46,7 +46,7 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable, Hashable {
     /// ```swift
     /// let error = SQLiteError(extendedCode: SQLITE_BUSY, message: "database is locked")
     /// ```
-    public init(extendedCode: Int32, message: String, sql: String? = nil) {
+    package init(extendedCode: Int32, message: String, sql: String? = nil) {
         self.code = extendedCode & 0xFF
         self.extendedCode = extendedCode
         self.message = message
@@ -139,7 +139,7 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable, Hashable {
     /// ```
     public var isNotADatabase: Bool { code == SQLITE_NOTADB }
 
-    /// The operation was stopped by ``SQLiteConnection/interrupt()`` (`SQLITE_INTERRUPT`).
+    /// The operation was stopped by an interrupt of its connection (`SQLITE_INTERRUPT`).
     ///
     /// ```swift
     /// if error.isInterrupted { throw CancellationError() }

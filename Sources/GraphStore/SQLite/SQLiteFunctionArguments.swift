@@ -16,7 +16,7 @@ import CSQLite
 ///     return .integer(arguments.string(0).hasPrefix(prefix) ? 1 : 0)
 /// }
 /// ```
-public struct SQLiteFunctionArguments {
+package struct SQLiteFunctionArguments {
     /// SQLite's argument array.
     private let values: UnsafeMutablePointer<OpaquePointer?>?
 
@@ -25,7 +25,7 @@ public struct SQLiteFunctionArguments {
     /// ```swift
     /// guard arguments.count >= 1 else { return .null }
     /// ```
-    public let count: Int
+    package let count: Int
 
     init(count: Int32, values: UnsafeMutablePointer<OpaquePointer?>?) {
         self.count = values == nil ? 0 : Int(count)
@@ -37,7 +37,7 @@ public struct SQLiteFunctionArguments {
     /// ```swift
     /// if arguments.type(0) == .text { return .text(arguments.string(0).uppercased()) }
     /// ```
-    public func type(_ index: Int) -> SQLiteColumnType {
+    package func type(_ index: Int) -> SQLiteColumnType {
         SQLiteColumnType(code: sqlite3_value_type(value(index)))
     }
 
@@ -46,7 +46,7 @@ public struct SQLiteFunctionArguments {
     /// ```swift
     /// if arguments.isNull(0) { return .null }
     /// ```
-    public func isNull(_ index: Int) -> Bool {
+    package func isNull(_ index: Int) -> Bool {
         sqlite3_value_type(value(index)) == SQLITE_NULL
     }
 
@@ -55,7 +55,7 @@ public struct SQLiteFunctionArguments {
     /// ```swift
     /// return .integer(arguments.int64(0) * 2)
     /// ```
-    public func int64(_ index: Int) -> Int64 {
+    package func int64(_ index: Int) -> Int64 {
         sqlite3_value_int64(value(index))
     }
 
@@ -64,7 +64,7 @@ public struct SQLiteFunctionArguments {
     /// ```swift
     /// return .real(arguments.double(0).rounded())
     /// ```
-    public func double(_ index: Int) -> Double {
+    package func double(_ index: Int) -> Double {
         sqlite3_value_double(value(index))
     }
 
@@ -73,7 +73,7 @@ public struct SQLiteFunctionArguments {
     /// ```swift
     /// let pattern = arguments.string(0)
     /// ```
-    public func string(_ index: Int) -> String {
+    package func string(_ index: Int) -> String {
         withText(index) { String(decoding: $0, as: UTF8.self) }
     }
 
@@ -82,7 +82,7 @@ public struct SQLiteFunctionArguments {
     /// ```swift
     /// let length = arguments.withText(0) { $0.count }
     /// ```
-    public func withText<R>(_ index: Int, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    package func withText<R>(_ index: Int, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         let argument = value(index)
         guard let base = sqlite3_value_text(argument) else {
             return try body(UnsafeRawBufferPointer(start: nil, count: 0))
@@ -94,9 +94,9 @@ public struct SQLiteFunctionArguments {
     /// NULL).
     ///
     /// ```swift
-    /// let digest = arguments.withBlob(0) { SHA256Hasher.hexDigest(of: $0) }
+    /// let digest = arguments.withBlob(0) { Data(SHA256.hash(bufferPointer: $0)) }
     /// ```
-    public func withBlob<R>(_ index: Int, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    package func withBlob<R>(_ index: Int, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         let argument = value(index)
         guard let base = sqlite3_value_blob(argument) else {
             return try body(UnsafeRawBufferPointer(start: nil, count: 0))
@@ -109,7 +109,7 @@ public struct SQLiteFunctionArguments {
     /// ```swift
     /// if case .integer(let value) = arguments[0] { return .integer(value + 1) }
     /// ```
-    public subscript(index: Int) -> SQLiteValue {
+    package subscript(index: Int) -> SQLiteValue {
         switch type(index) {
         case .integer: .integer(int64(index))
         case .real: .real(double(index))

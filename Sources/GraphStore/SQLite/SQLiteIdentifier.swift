@@ -9,13 +9,13 @@
 /// let sql = "SELECT pk FROM \(SQLiteIdentifier.quote("Item")) WHERE \(SQLiteIdentifier.quote("sku")) = ?"
 /// // SELECT pk FROM "Item" WHERE "sku" = ?
 /// ```
-public enum SQLiteIdentifier {
+package enum SQLiteIdentifier {
     /// `name` in double quotes, with each embedded `"` doubled: `Item` → `"Item"`, `a"b` → `"a""b"`.
     ///
     /// ```swift
     /// SQLiteIdentifier.quote("Order")   // "\"Order\"" — usable although ORDER is a keyword
     /// ```
-    public static func quote(_ name: String) -> String {
+    package static func quote(_ name: String) -> String {
         var quoted = "\""
         quoted.reserveCapacity(name.utf8.count + 2)
         for character in name.unicodeScalars {

@@ -8,7 +8,7 @@
 /// let mode = try connection.setJournalMode(.wal)
 /// if mode != .wal { print("WAL unavailable here; running in \(mode)") }
 /// ```
-public struct SQLiteJournalMode: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral,
+package struct SQLiteJournalMode: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral,
     CustomStringConvertible
 {
     /// The mode's name in lower case, such as `wal`.
@@ -16,14 +16,14 @@ public struct SQLiteJournalMode: RawRepresentable, Hashable, Sendable, Expressib
     /// ```swift
     /// print(SQLiteJournalMode.wal.rawValue)   // wal
     /// ```
-    public let rawValue: String
+    package let rawValue: String
 
     /// The mode called `rawValue` (any case).
     ///
     /// ```swift
     /// let mode = SQLiteJournalMode(rawValue: "WAL")   // == .wal
     /// ```
-    public init(rawValue: String) {
+    package init(rawValue: String) {
         self.rawValue = rawValue.lowercased()
     }
 
@@ -32,7 +32,7 @@ public struct SQLiteJournalMode: RawRepresentable, Hashable, Sendable, Expressib
     /// ```swift
     /// let mode: SQLiteJournalMode = "DELETE"   // == .delete
     /// ```
-    public init(stringLiteral value: String) {
+    package init(stringLiteral value: String) {
         self.init(rawValue: value)
     }
 
@@ -41,7 +41,7 @@ public struct SQLiteJournalMode: RawRepresentable, Hashable, Sendable, Expressib
     /// ```swift
     /// print("journal: \(try connection.journalMode)")
     /// ```
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 
     /// The rollback journal is deleted at the end of each transaction (SQLite's default); a
     /// finalized seed is a single file in this mode.
@@ -49,35 +49,35 @@ public struct SQLiteJournalMode: RawRepresentable, Hashable, Sendable, Expressib
     /// ```swift
     /// try connection.setJournalMode(.delete)
     /// ```
-    public static let delete: SQLiteJournalMode = "delete"
+    package static let delete: SQLiteJournalMode = "delete"
     /// The rollback journal is truncated to zero bytes instead of deleted.
     ///
     /// ```swift
     /// try connection.setJournalMode(.truncate)
     /// ```
-    public static let truncate: SQLiteJournalMode = "truncate"
+    package static let truncate: SQLiteJournalMode = "truncate"
     /// The rollback journal's header is zeroed instead of the file being deleted.
     ///
     /// ```swift
     /// try connection.setJournalMode(.persist)
     /// ```
-    public static let persist: SQLiteJournalMode = "persist"
+    package static let persist: SQLiteJournalMode = "persist"
     /// The rollback journal is kept in memory (the only mode of an in-memory database).
     ///
     /// ```swift
     /// let mode = try SQLiteConnection.inMemory(name: nil).journalMode   // .memory
     /// ```
-    public static let memory: SQLiteJournalMode = "memory"
+    package static let memory: SQLiteJournalMode = "memory"
     /// Write-ahead logging: readers see a consistent database while one writer works.
     ///
     /// ```swift
     /// try connection.setJournalMode(.wal)
     /// ```
-    public static let wal: SQLiteJournalMode = "wal"
+    package static let wal: SQLiteJournalMode = "wal"
     /// No journal: no rollback and no crash safety.
     ///
     /// ```swift
     /// try scratch.setJournalMode(.off)
     /// ```
-    public static let off: SQLiteJournalMode = "off"
+    package static let off: SQLiteJournalMode = "off"
 }

@@ -7,7 +7,7 @@ import CSQLite
 /// ```swift
 /// let seed = try SQLiteConnection(path: "Seed.sqlite", mode: .readOnly)
 /// ```
-public enum SQLiteOpenMode: Sendable, Hashable {
+package enum SQLiteOpenMode: Sendable, Hashable {
     /// Read only; the file must exist. Writes fail with ``SQLiteError/isReadOnly``.
     ///
     /// ```swift

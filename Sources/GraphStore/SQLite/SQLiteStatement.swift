@@ -30,7 +30,7 @@ import Foundation
 ///     print(select.int64(0), select.string(1))
 /// }
 /// ```
-public final class SQLiteStatement {
+package final class SQLiteStatement {
     /// The `sqlite3_stmt`.
     let handle: OpaquePointer
     /// The `sqlite3` connection that prepared the statement (for error messages).
@@ -44,7 +44,7 @@ public final class SQLiteStatement {
     /// let statement = try connection.prepare("SELECT 1")
     /// print(statement.sql)   // SELECT 1
     /// ```
-    public let sql: String
+    package let sql: String
 
     init(handle: OpaquePointer, connection: OpaquePointer, sql: String) {
         self.handle = handle
@@ -63,7 +63,7 @@ public final class SQLiteStatement {
     /// ```swift
     /// statement.bind(Int64.max, at: 1)
     /// ```
-    public func bind(_ value: Int64, at index: Int32) {
+    package func bind(_ value: Int64, at index: Int32) {
         check(sqlite3_bind_int64(handle, index, value), index)
     }
 
@@ -72,7 +72,7 @@ public final class SQLiteStatement {
     /// ```swift
     /// statement.bind(42, at: 1)
     /// ```
-    public func bind(_ value: Int, at index: Int32) {
+    package func bind(_ value: Int, at index: Int32) {
         check(sqlite3_bind_int64(handle, index, Int64(value)), index)
     }
 
@@ -83,7 +83,7 @@ public final class SQLiteStatement {
     /// ```swift
     /// statement.bind(19.99, at: 3)
     /// ```
-    public func bind(_ value: Double, at index: Int32) {
+    package func bind(_ value: Double, at index: Int32) {
         check(sqlite3_bind_double(handle, index, value), index)
     }
 
@@ -92,7 +92,7 @@ public final class SQLiteStatement {
     /// ```swift
     /// statement.bind(true, at: 5)
     /// ```
-    public func bind(_ value: Bool, at index: Int32) {
+    package func bind(_ value: Bool, at index: Int32) {
         check(sqlite3_bind_int64(handle, index, value ? 1 : 0), index)
     }
 
@@ -101,7 +101,7 @@ public final class SQLiteStatement {
     /// ```swift
     /// if let notes { statement.bind(text: notes, at: 7) } else { statement.bindNull(at: 7) }
     /// ```
-    public func bindNull(at index: Int32) {
+    package func bindNull(at index: Int32) {
         check(sqlite3_bind_null(handle, index), index)
     }
 
@@ -111,7 +111,7 @@ public final class SQLiteStatement {
     /// ```swift
     /// statement.bind(text: "Crème fraîche", at: 2)
     /// ```
-    public func bind(text: String, at index: Int32) {
+    package func bind(text: String, at index: Int32) {
         let code = text.utf8.withContiguousStorageIfAvailable { bytes in
             bindText(UnsafeRawBufferPointer(bytes), at: index)
         }
@@ -129,7 +129,7 @@ public final class SQLiteStatement {
     /// ```swift
     /// field.withUnsafeBytes { statement.bind(text: $0, at: 2) }
     /// ```
-    public func bind(text bytes: UnsafeRawBufferPointer, at index: Int32) {
+    package func bind(text bytes: UnsafeRawBufferPointer, at index: Int32) {
         check(bindText(bytes, at: index), index)
     }
 
@@ -139,7 +139,7 @@ public final class SQLiteStatement {
     /// ```swift
     /// withUnsafeBytes(of: uuid.uuid) { statement.bind(blob: $0, at: 4) }
     /// ```
-    public func bind(blob bytes: UnsafeRawBufferPointer, at index: Int32) {
+    package func bind(blob bytes: UnsafeRawBufferPointer, at index: Int32) {
         let code: Int32
         if let base = bytes.baseAddress, !bytes.isEmpty {
             code = sqlite3_bind_blob64(handle, index, base, UInt64(bytes.count), csqlite_transient())
@@ -154,7 +154,7 @@ public final class SQLiteStatement {
     /// ```swift
     /// statement.bind(blob: [0x00, 0xFF], at: 4)
     /// ```
-    public func bind(blob bytes: [UInt8], at index: Int32) {
+    package func bind(blob bytes: [UInt8], at index: Int32) {
         bytes.withUnsafeBytes { bind(blob: $0, at: index) }
     }
 
@@ -163,7 +163,7 @@ public final class SQLiteStatement {
     /// ```swift
     /// statement.bind(blob: thumbnail, at: 6)   // thumbnail: Data
     /// ```
-    public func bind(blob data: Data, at index: Int32) {
+    package func bind(blob data: Data, at index: Int32) {
         data.withUnsafeBytes { bind(blob: $0, at: index) }
     }
 
@@ -174,7 +174,7 @@ public final class SQLiteStatement {
     /// let statement = try connection.prepare("SELECT pk FROM Item WHERE sku = :sku")
     /// if let sku = statement.parameterIndex(":sku") { statement.bind(text: "A-1", at: sku) }
     /// ```
-    public func parameterIndex(_ name: String) -> Int32? {
+    package func parameterIndex(_ name: String) -> Int32? {
         let index = sqlite3_bind_parameter_index(handle, name)
         return index > 0 ? index : nil
     }
@@ -185,7 +185,7 @@ public final class SQLiteStatement {
     /// let statement = try connection.prepare("INSERT INTO Tag(pk, name) VALUES (?, ?)")
     /// print(statement.parameterCount)   // 2
     /// ```
-    public var parameterCount: Int32 {
+    package var parameterCount: Int32 {
         sqlite3_bind_parameter_count(handle)
     }
 
@@ -194,7 +194,7 @@ public final class SQLiteStatement {
     /// ```swift
     /// statement.clearBindings()
     /// ```
-    public func clearBindings() {
+    package func clearBindings() {
         sqlite3_clear_bindings(handle)
         pendingBindError = nil
     }
@@ -213,7 +213,7 @@ public final class SQLiteStatement {
     /// select.reset()
     /// ```
     @discardableResult
-    public func step() throws -> Bool {
+    package func step() throws -> Bool {
         if let error = pendingBindError {
             pendingBindError = nil
             throw error
@@ -234,7 +234,7 @@ public final class SQLiteStatement {
     /// try insert.execute()
     /// print(connection.lastInsertRowID)
     /// ```
-    public func execute() throws {
+    package func execute() throws {
         defer { sqlite3_reset(handle) }
         while try step() {}
     }
@@ -246,7 +246,7 @@ public final class SQLiteStatement {
     /// defer { statement.reset() }
     /// guard try statement.step() else { return nil }
     /// ```
-    public func reset() {
+    package func reset() {
         sqlite3_reset(handle)
     }
 
@@ -257,7 +257,7 @@ public final class SQLiteStatement {
     /// ```swift
     /// for column in 0..<statement.columnCount { print(statement.columnName(column)) }
     /// ```
-    public var columnCount: Int32 {
+    package var columnCount: Int32 {
         sqlite3_column_count(handle)
     }
 
@@ -267,7 +267,7 @@ public final class SQLiteStatement {
     /// let statement = try connection.prepare("SELECT count(*) AS n FROM Item")
     /// print(statement.columnName(0))   // n
     /// ```
-    public func columnName(_ column: Int32) -> String {
+    package func columnName(_ column: Int32) -> String {
         sqlite3_column_name(handle, column).map { String(cString: $0) } ?? ""
     }
 
@@ -276,7 +276,7 @@ public final class SQLiteStatement {
     /// ```swift
     /// if statement.columnType(2) == .real { print(statement.double(2)) }
     /// ```
-    public func columnType(_ column: Int32) -> SQLiteColumnType {
+    package func columnType(_ column: Int32) -> SQLiteColumnType {
         SQLiteColumnType(code: sqlite3_column_type(handle, column))
     }
 
@@ -285,7 +285,7 @@ public final class SQLiteStatement {
     /// ```swift
     /// let notes = statement.isNull(6) ? nil : statement.string(6)
     /// ```
-    public func isNull(_ column: Int32) -> Bool {
+    package func isNull(_ column: Int32) -> Bool {
         sqlite3_column_type(handle, column) == SQLITE_NULL
     }
 
@@ -295,7 +295,7 @@ public final class SQLiteStatement {
     /// ```swift
     /// let pk = statement.int64(0)
     /// ```
-    public func int64(_ column: Int32) -> Int64 {
+    package func int64(_ column: Int32) -> Int64 {
         sqlite3_column_int64(handle, column)
     }
 
@@ -304,7 +304,7 @@ public final class SQLiteStatement {
     /// ```swift
     /// let count = statement.int(0)
     /// ```
-    public func int(_ column: Int32) -> Int {
+    package func int(_ column: Int32) -> Int {
         Int(sqlite3_column_int64(handle, column))
     }
 
@@ -313,7 +313,7 @@ public final class SQLiteStatement {
     /// ```swift
     /// let price = statement.double(2)
     /// ```
-    public func double(_ column: Int32) -> Double {
+    package func double(_ column: Int32) -> Double {
         sqlite3_column_double(handle, column)
     }
 
@@ -323,7 +323,7 @@ public final class SQLiteStatement {
     /// ```swift
     /// let name = statement.string(1)
     /// ```
-    public func string(_ column: Int32) -> String {
+    package func string(_ column: Int32) -> String {
         withText(column) { String(decoding: $0, as: UTF8.self) }
     }
 
@@ -333,7 +333,7 @@ public final class SQLiteStatement {
     /// ```swift
     /// let isDraft = statement.withText(1) { $0.starts(with: "draft:".utf8) }
     /// ```
-    public func withText<R>(_ column: Int32, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows
+    package func withText<R>(_ column: Int32, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows
         -> R
     {
         guard let base = sqlite3_column_text(handle, column) else {
@@ -347,9 +347,9 @@ public final class SQLiteStatement {
     /// (an empty buffer for NULL or an empty blob). The bytes are valid only inside `body`.
     ///
     /// ```swift
-    /// let checksum = statement.withBlob(3) { SHA256Hasher.hexDigest(of: $0) }
+    /// let checksum = statement.withBlob(3) { Data(SHA256.hash(bufferPointer: $0)) }
     /// ```
-    public func withBlob<R>(_ column: Int32, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows
+    package func withBlob<R>(_ column: Int32, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows
         -> R
     {
         guard let base = sqlite3_column_blob(handle, column) else {
@@ -364,7 +364,7 @@ public final class SQLiteStatement {
     /// ```swift
     /// let bytes: [UInt8] = statement.blob(4)
     /// ```
-    public func blob(_ column: Int32) -> [UInt8] {
+    package func blob(_ column: Int32) -> [UInt8] {
         withBlob(column) { [UInt8]($0) }
     }
 
@@ -373,7 +373,7 @@ public final class SQLiteStatement {
     /// ```swift
     /// let thumbnail: Data = statement.data(5)
     /// ```
-    public func data(_ column: Int32) -> Data {
+    package func data(_ column: Int32) -> Data {
         withBlob(column) { bytes in
             guard let base = bytes.baseAddress else { return Data() }
             return Data(bytes: base, count: bytes.count)

@@ -6,7 +6,7 @@
 /// ```swift
 /// try connection.transaction(.immediate) { try insertBatch() }
 /// ```
-public enum SQLiteTransactionKind: Sendable, Hashable {
+package enum SQLiteTransactionKind: Sendable, Hashable {
     /// Takes locks on first use: a read lock at the first read, the write lock at the first
     /// write (which can then fail with ``SQLiteError/isBusy``).
     ///

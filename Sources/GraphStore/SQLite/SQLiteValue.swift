@@ -10,7 +10,7 @@
 ///     .integer(arguments.int64(0) * 2)
 /// }
 /// ```
-public enum SQLiteValue: Sendable, Hashable {
+package enum SQLiteValue: Sendable, Hashable {
     /// NULL.
     ///
     /// ```swift

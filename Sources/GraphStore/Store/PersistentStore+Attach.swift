@@ -12,7 +12,7 @@ extension PersistentStore {
     /// attach.bind(text: seed.readOnlyURI, at: 1)
     /// try attach.execute()
     /// ```
-    public var readOnlyURI: String {
+    package var readOnlyURI: String {
         switch location {
         case .file(let path):
             let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path

@@ -10,13 +10,14 @@ extension PersistentStore {
         let connection = try makeConnection()
         var counts = Dictionary(uniqueKeysWithValues: model.entities.filter { !$0.isAbstract }.map { ($0.name, 0) })
         try Self.sqlite(location.description) {
-            for root in model.entities where root.isRoot {
+            for root in layout.roots {
+                let entity = layout.entityColumn
                 let statement = try connection.prepare(
-                    "SELECT ent, count(*) FROM \(SQLiteIdentifier.quote(root.tableName)) GROUP BY ent")
+                    "SELECT \(entity), count(*) FROM \(SQLiteIdentifier.quote(layout.table(of: root))) GROUP BY \(entity)"
+                )
                 while try statement.step() {
-                    let index = Int(statement.int64(0)) - 1
-                    guard model.entities.indices.contains(index) else { continue }
-                    counts[model.entities[index].name] = statement.int(1)
+                    guard let counted = layout.entity(number: statement.int64(0)) else { continue }
+                    counts[counted.name] = statement.int(1)
                 }
             }
         }

@@ -1,5 +1,6 @@
 // A SQLite-backed store for one model: creation from the model, compatibility checks on open,
-// metadata, and connections for contexts.
+// metadata, and connections for contexts. Its layout (StoreLayout: SeedKit's own, found from the
+// file when one is opened) answers every question about its tables and columns.
 // Invariants: opening with an incompatible model never writes to the file (metadata is read on a
 // read-only connection first); a new store is created in one transaction (schema + metadata);
 // an in-memory store lives as long as this object (it holds an anchor connection).
@@ -18,6 +19,8 @@ public final class PersistentStore: Sendable {
     public let location: StoreLocation
     /// The store's model.
     public let model: ObjectModel
+    /// How the store lays the model out in SQLite.
+    package let layout: StoreLayout
     /// Whether the store refuses writes.
     public let isReadOnly: Bool
     /// The options it was opened with.
@@ -30,12 +33,13 @@ public final class PersistentStore: Sendable {
     private let anchor: Mutex<SQLiteConnection?>
 
     private init(
-        location: StoreLocation, identifier: UUID, model: ObjectModel, options: StoreOptions,
+        location: StoreLocation, identifier: UUID, layout: StoreLayout, options: StoreOptions,
         anchor: sending SQLiteConnection?
     ) {
         self.location = location
         self.identifier = identifier
-        self.model = model
+        self.model = layout.model
+        self.layout = layout
         self.isReadOnly = options.readOnly
         self.options = options
         self.anchor = Mutex(anchor)
@@ -69,11 +73,12 @@ public final class PersistentStore: Sendable {
         let location = StoreLocation.memory(name)
         let anchor = try sqlite(location.description) { try SQLiteConnection.inMemory(name: name) }
         let identifier = options.storeUUID ?? UUID()
-        try initialize(anchor, model: model, storeUUID: identifier, options: options, path: location.description)
+        let layout = newStoreLayout(for: model, options: options)
+        try initialize(anchor, layout: layout, storeUUID: identifier, options: options, path: location.description)
         var memoryOptions = options
         memoryOptions.writeAheadLog = false
         return PersistentStore(
-            location: location, identifier: identifier, model: model, options: memoryOptions, anchor: anchor)
+            location: location, identifier: identifier, layout: layout, options: memoryOptions, anchor: anchor)
     }
 
     /// The metadata of the store at `path`, read without opening a stack or checking a model.
@@ -81,7 +86,7 @@ public final class PersistentStore: Sendable {
         guard FileManager.default.fileExists(atPath: path) else { throw StoreError(.fileNotFound, path: path) }
         let connection = try sqlite(path) { try SQLiteConnection(path: path, mode: .readOnly) }
         defer { connection.close() }
-        return try readMetadata(on: connection, path: path)
+        return try readMetadata(on: connection, path: path, trying: nil).metadata
     }
 
     /// A stream of the change sets of every save made on this store from now on.
@@ -92,7 +97,9 @@ public final class PersistentStore: Sendable {
     /// The store's current metadata.
     public func metadata() throws -> StoreMetadata {
         let connection = try makeConnection()
-        return try Self.readMetadata(on: connection, path: location.description)
+        return try Self.sqlite(location.description) {
+            try layout.readMetadata(on: connection, path: location.description)
+        }
     }
 
     /// Sets (or, with nil, removes) metadata keys in one transaction.
@@ -100,7 +107,7 @@ public final class PersistentStore: Sendable {
         guard !isReadOnly else { throw StoreError(.readOnly, path: location.description) }
         let connection = try makeConnection()
         try Self.sqlite(location.description) {
-            try connection.transaction(.immediate) { try MetadataTable.write(values, on: connection) }
+            try connection.transaction(.immediate) { try layout.writeMetadata(values, on: connection) }
         }
     }
 
@@ -112,16 +119,16 @@ public final class PersistentStore: Sendable {
         connection.setWorkerThreads(2)
         try Self.sqlite(location.description) {
             try connection.transaction(.immediate) {
-                for statement in StoreSchema(model: model).indexStatements {
+                for statement in layout.indexStatements {
                     try connection.execute(statement)
                 }
-                try MetadataTable.write([StoreMetadata.Key.indexesPending: nil], on: connection)
+                try layout.writeMetadata([StoreMetadata.Key.indexesPending: nil], on: connection)
             }
         }
     }
 
     /// A new connection to the store, configured for use by one context.
-    public func makeConnection() throws -> SQLiteConnection {
+    package func makeConnection() throws -> SQLiteConnection {
         let path = location.description
         let connection = try Self.sqlite(path) { () throws -> SQLiteConnection in
             switch location {
@@ -141,7 +148,7 @@ public final class PersistentStore: Sendable {
         -> PersistentStore
     {
         let reader = try sqlite(path) { try SQLiteConnection(path: path, mode: .readOnly) }
-        let metadata = try readMetadata(on: reader, path: path)
+        let (rules, metadata) = try readMetadata(on: reader, path: path, trying: options.layoutRules)
         reader.close()
         let storedModel = Result { try metadata.model(source: path) }
         if let model, model.versionHash != metadata.modelHash {
@@ -150,14 +157,14 @@ public final class PersistentStore: Sendable {
         }
         do {
             let identifier = metadata.storeUUID.flatMap(UUID.init(uuidString:)) ?? UUID()
-            return try finishOpening(
-                at: path, identifier: identifier, model: model ?? storedModel.get(), options: options)
+            let layout = StoreLayout(model: try model ?? storedModel.get(), rules: rules)
+            return try finishOpening(at: path, identifier: identifier, layout: layout, options: options)
         } catch let error as ModelError {
             throw StoreError(.unreadableModel(error.description), path: path)
         }
     }
 
-    private static func finishOpening(at path: String, identifier: UUID, model: ObjectModel, options: StoreOptions)
+    private static func finishOpening(at path: String, identifier: UUID, layout: StoreLayout, options: StoreOptions)
         throws
         -> PersistentStore
     {
@@ -168,66 +175,65 @@ public final class PersistentStore: Sendable {
             connection.close()
         }
         return PersistentStore(
-            location: .file(path), identifier: identifier, model: model, options: options, anchor: nil)
+            location: .file(path), identifier: identifier, layout: layout, options: options, anchor: nil)
     }
 
     private static func create(at path: String, model: ObjectModel, options: StoreOptions) throws -> PersistentStore {
         let identifier = options.storeUUID ?? UUID()
+        let layout = newStoreLayout(for: model, options: options)
         do {
             let connection = try sqlite(path) { try SQLiteConnection(path: path, mode: .readWriteCreate) }
             defer { connection.close() }
-            try initialize(connection, model: model, storeUUID: identifier, options: options, path: path)
+            try initialize(connection, layout: layout, storeUUID: identifier, options: options, path: path)
             if options.writeAheadLog {
                 _ = try sqlite(path) { try connection.setJournalMode("WAL") }
             }
         } catch {
-            try? FileManager.default.removeItem(atPath: path)
+            try? StoreFiles.remove(path)
             throw error
         }
         return PersistentStore(
-            location: .file(path), identifier: identifier, model: model, options: options, anchor: nil)
+            location: .file(path), identifier: identifier, layout: layout, options: options, anchor: nil)
+    }
+
+    /// The layout a new store of `model` gets with `options`: SeedKit's own unless the options name another.
+    package static func newStoreLayout(for model: ObjectModel, options: StoreOptions) -> StoreLayout {
+        StoreLayout(model: model, rules: options.layoutRules ?? SeedKitLayout())
     }
 
     /// Creates the schema and writes the initial metadata in one transaction.
     private static func initialize(
-        _ connection: SQLiteConnection, model: ObjectModel, storeUUID: UUID, options: StoreOptions, path: String
+        _ connection: SQLiteConnection, layout: StoreLayout, storeUUID: UUID, options: StoreOptions, path: String
     ) throws {
-        let schema = StoreSchema(model: model)
-        var metadata = try StoreMetadata.initial(for: model, storeUUID: storeUUID)
+        var metadata = try StoreMetadata.initial(for: layout.model, storeUUID: storeUUID)
         if options.deferIndexes { metadata[StoreMetadata.Key.indexesPending] = "1" }
         try sqlite(path) {
             try connection.transaction(.exclusive) {
-                for statement in schema.tableStatements {
-                    try connection.execute(statement)
-                }
-                let insert = try connection.prepare("INSERT INTO seedkit_entity(id, name, parent) VALUES (?, ?, ?)")
-                for row in schema.entityRows {
-                    insert.bind(row.id, at: 1)
-                    insert.bind(text: row.name, at: 2)
-                    if let parent = row.parent { insert.bind(parent, at: 3) } else { insert.bindNull(at: 3) }
-                    try insert.execute()
-                }
-                if !options.deferIndexes {
-                    for statement in schema.indexStatements {
-                        try connection.execute(statement)
-                    }
-                }
-                try MetadataTable.write(metadata.values, on: connection)
+                try layout.createSchema(metadata: metadata, indexes: !options.deferIndexes, on: connection)
             }
         }
     }
 
-    private static func readMetadata(on connection: SQLiteConnection, path: String) throws -> StoreMetadata {
+    /// The layout rules of the store on `connection` (`preferred` first, then the known ones)
+    /// and its metadata, checked for a format this SeedKit reads.
+    private static func readMetadata(
+        on connection: SQLiteConnection, path: String, trying preferred: (any StoreLayoutRules)?
+    ) throws -> (rules: any StoreLayoutRules, metadata: StoreMetadata) {
+        let rules: any StoreLayoutRules
         let metadata: StoreMetadata
         do {
-            metadata = try MetadataTable.read(on: connection, path: path)
+            guard let found = try StoreLayout.rules(of: connection, trying: preferred) else {
+                throw StoreError(.notAStore, path: path)
+            }
+            rules = found
+            metadata = try rules.readMetadata(on: connection, path: path)
         } catch let error as SQLiteError {
             throw error.isNotADatabase ? StoreError(.notAStore, path: path) : StoreError(.sqlite(error), path: path)
         }
         if let version = metadata.formatVersion, version != StoreMetadata.currentFormatVersion {
             throw StoreError(.unsupportedFormat(version), path: path)
         }
-        return metadata
+        return (rules, metadata)
     }
 
     /// Runs `body`, turning SQLite errors into ``StoreError``s about `path`.

@@ -3,7 +3,7 @@
 //
 // At the start of a run the journal records, per table, the highest key in use (the
 // watermark) and installs TEMP triggers on the run's own connection that write undo SQL into
-// `seedkit_undo` whenever the run changes or deletes a row that existed before it (rows above
+// the layout's journal table (`seedkit_undo`) whenever the run changes or deletes a row that existed before it (rows above
 // the watermark are the run's own and need no log). Each batch's undo entries commit with the
 // batch, so after a kill the store holds whole batches plus their undo log. Tables that were
 // empty get no triggers: every row in them is the run's own.
@@ -17,35 +17,33 @@ import Foundation
 public struct RunJournal: Sendable, Hashable, Codable {
     /// The run's id.
     public let id: String
-    /// The highest `pk` of each entity table when the run began.
+    /// The highest key of each entity table when the run began, by table name.
     public let watermarks: [String: Int64]
 
     static let markerKey = "run.active"
 
     /// Starts a run: takes watermarks and writes the marker (in its own transaction), then
     /// installs the undo triggers on `connection`.
-    static func begin(id: String, model: ObjectModel, on connection: SQLiteConnection) throws -> RunJournal {
+    static func begin(id: String, layout: StoreLayout, on connection: SQLiteConnection) throws -> RunJournal {
         var watermarks: [String: Int64] = [:]
         try connection.transaction(.immediate) {
             try connection.execute(
-                "CREATE TABLE IF NOT EXISTS seedkit_undo(seq INTEGER PRIMARY KEY AUTOINCREMENT, sql TEXT NOT NULL)")
-            for root in model.entities where root.isRoot {
-                let statement = try connection.prepare(
-                    "SELECT coalesce(max(pk), 0) FROM \(SQLiteIdentifier.quote(root.tableName))")
-                _ = try statement.step()
-                watermarks[root.tableName] = statement.int64(0)
+                "CREATE TABLE IF NOT EXISTS \(layout.journalTable)(seq INTEGER PRIMARY KEY AUTOINCREMENT, sql TEXT NOT NULL)"
+            )
+            for root in layout.roots {
+                watermarks[layout.table(of: root)] = try layout.highestKey(ofRoot: root, on: connection)
             }
             let journal = RunJournal(id: id, watermarks: watermarks)
-            try MetadataTable.write([markerKey: try journal.encoded()], on: connection)
+            try layout.writeMetadata([markerKey: try journal.encoded()], on: connection)
         }
         let journal = RunJournal(id: id, watermarks: watermarks)
-        try journal.installTriggers(model: model, on: connection)
+        try journal.installTriggers(layout: layout, on: connection)
         return journal
     }
 
     /// The run left active in the store (by a run that was killed or is still going), if any.
-    static func active(on connection: SQLiteConnection, path: String) throws -> RunJournal? {
-        let metadata = try MetadataTable.read(on: connection, path: path)
+    static func active(layout: StoreLayout, on connection: SQLiteConnection, path: String) throws -> RunJournal? {
+        let metadata = try layout.readMetadata(on: connection, path: path)
         guard let text = metadata[markerKey] else { return nil }
         return try JSONDecoder().decode(RunJournal.self, from: Data(text.utf8))
     }
@@ -58,61 +56,62 @@ public struct RunJournal: Sendable, Hashable, Codable {
     }
 
     /// Installs the undo triggers (TEMP: only this connection's writes are logged).
-    func installTriggers(model: ObjectModel, on connection: SQLiteConnection) throws {
-        let schema = StoreSchema(model: model)
-        for root in model.entities where root.isRoot {
-            let table = root.tableName
+    func installTriggers(layout: StoreLayout, on connection: SQLiteConnection) throws {
+        let log = layout.journalTable
+        let key = layout.keyColumn
+        for root in layout.roots {
+            let table = layout.table(of: root)
             let watermark = watermarks[table] ?? 0
             // A table that was empty has no row the run could change or delete: no trigger (so
             // bulk INSERT … SELECT into it keeps SQLite's transfer optimization).
             guard watermark > 0 else { continue }
-            let columns = ["ent", "opt"] + schema.columns(ofTableFor: root).map(\.name)
+            let columns = [layout.entityColumn, layout.versionColumn] + layout.dataColumns(ofRoot: root).map(\.name)
             let quoted = SQLiteIdentifier.quote(table)
             let assignments = columns.map { column in
                 "'\(Self.literal(SQLiteIdentifier.quote(column)))=' || quote(OLD.\(SQLiteIdentifier.quote(column)))"
             }.joined(separator: " || ', ' || ")
-            let values = (["pk"] + columns).map { "quote(OLD.\(SQLiteIdentifier.quote($0)))" }
+            let values = ([key] + columns).map { "quote(OLD.\(SQLiteIdentifier.quote($0)))" }
                 .joined(separator: " || ', ' || ")
-            let columnList = (["pk"] + columns).map(SQLiteIdentifier.quote).joined(separator: ", ")
+            let columnList = ([key] + columns).map(SQLiteIdentifier.quote).joined(separator: ", ")
             try connection.execute(
                 """
-                CREATE TEMP TRIGGER IF NOT EXISTS \(SQLiteIdentifier.quote("seedkit_undo_u_" + table))
-                AFTER UPDATE ON main.\(quoted) WHEN OLD.pk <= \(watermark) BEGIN
-                INSERT INTO seedkit_undo(sql) VALUES ('UPDATE \(Self.literal(quoted)) SET ' || \(assignments) || ' WHERE pk = ' || OLD.pk);
+                CREATE TEMP TRIGGER IF NOT EXISTS \(SQLiteIdentifier.quote(layout.reservedName("undo_u_" + table)))
+                AFTER UPDATE ON main.\(quoted) WHEN OLD.\(key) <= \(watermark) BEGIN
+                INSERT INTO \(log)(sql) VALUES ('UPDATE \(Self.literal(quoted)) SET ' || \(assignments) || ' WHERE \(key) = ' || OLD.\(key));
                 END;
-                CREATE TEMP TRIGGER IF NOT EXISTS \(SQLiteIdentifier.quote("seedkit_undo_d_" + table))
-                AFTER DELETE ON main.\(quoted) WHEN OLD.pk <= \(watermark) BEGIN
-                INSERT INTO seedkit_undo(sql) VALUES ('INSERT INTO \(Self.literal(quoted))(\(Self.literal(columnList))) VALUES (' || \(values) || ')');
+                CREATE TEMP TRIGGER IF NOT EXISTS \(SQLiteIdentifier.quote(layout.reservedName("undo_d_" + table)))
+                AFTER DELETE ON main.\(quoted) WHEN OLD.\(key) <= \(watermark) BEGIN
+                INSERT INTO \(log)(sql) VALUES ('INSERT INTO \(Self.literal(quoted))(\(Self.literal(columnList))) VALUES (' || \(values) || ')');
                 END;
                 """)
         }
-        for joinTable in schema.joinTables {
-            guard let (sourceTable, destinationTable) = endTables(of: joinTable.name, model: model),
-                (watermarks[sourceTable] ?? 0) > 0, (watermarks[destinationTable] ?? 0) > 0
-            else { continue }
+        for joinTable in layout.joinTables {
+            let (first, second) = (joinTable.firstColumn, joinTable.secondColumn)
+            let firstMark = watermark(ofRoot: joinTable.firstRootIndex, layout: layout)
+            let secondMark = watermark(ofRoot: joinTable.secondRootIndex, layout: layout)
+            guard firstMark > 0, secondMark > 0 else { continue }
             let quoted = SQLiteIdentifier.quote(joinTable.name)
-            let oldWhen =
-                "OLD.src <= \(watermarks[sourceTable] ?? 0) AND OLD.dst <= \(watermarks[destinationTable] ?? 0)"
-            let newWhen =
-                "NEW.src <= \(watermarks[sourceTable] ?? 0) AND NEW.dst <= \(watermarks[destinationTable] ?? 0)"
-            let columns = ["src", "dst"] + joinTable.orderColumns.sorted()
+            let oldWhen = "OLD.\(first) <= \(firstMark) AND OLD.\(second) <= \(secondMark)"
+            let newWhen = "NEW.\(first) <= \(firstMark) AND NEW.\(second) <= \(secondMark)"
+            let orders = joinTable.orders.map(\.column)
+            let columns = [first, second] + orders
             let values = columns.map { "quote(OLD.\($0))" }.joined(separator: " || ', ' || ")
-            let updates = joinTable.orderColumns.sorted().map { "'\($0) = ' || quote(OLD.\($0))" }
+            let updates = orders.map { "'\($0) = ' || quote(OLD.\($0))" }
             var sql = """
-                CREATE TEMP TRIGGER IF NOT EXISTS \(SQLiteIdentifier.quote("seedkit_undo_i_" + joinTable.name))
+                CREATE TEMP TRIGGER IF NOT EXISTS \(SQLiteIdentifier.quote(layout.reservedName("undo_i_" + joinTable.name)))
                 AFTER INSERT ON main.\(quoted) WHEN \(newWhen) BEGIN
-                INSERT INTO seedkit_undo(sql) VALUES ('DELETE FROM \(Self.literal(quoted)) WHERE src = ' || NEW.src || ' AND dst = ' || NEW.dst);
+                INSERT INTO \(log)(sql) VALUES ('DELETE FROM \(Self.literal(quoted)) WHERE \(first) = ' || NEW.\(first) || ' AND \(second) = ' || NEW.\(second));
                 END;
-                CREATE TEMP TRIGGER IF NOT EXISTS \(SQLiteIdentifier.quote("seedkit_undo_d_" + joinTable.name))
+                CREATE TEMP TRIGGER IF NOT EXISTS \(SQLiteIdentifier.quote(layout.reservedName("undo_d_" + joinTable.name)))
                 AFTER DELETE ON main.\(quoted) WHEN \(oldWhen) BEGIN
-                INSERT INTO seedkit_undo(sql) VALUES ('INSERT INTO \(Self.literal(quoted))(\(columns.joined(separator: ", "))) VALUES (' || \(values) || ')');
+                INSERT INTO \(log)(sql) VALUES ('INSERT INTO \(Self.literal(quoted))(\(columns.joined(separator: ", "))) VALUES (' || \(values) || ')');
                 END;
                 """
             if !updates.isEmpty {
                 sql += """
-                    CREATE TEMP TRIGGER IF NOT EXISTS \(SQLiteIdentifier.quote("seedkit_undo_u_" + joinTable.name))
+                    CREATE TEMP TRIGGER IF NOT EXISTS \(SQLiteIdentifier.quote(layout.reservedName("undo_u_" + joinTable.name)))
                     AFTER UPDATE ON main.\(quoted) WHEN \(oldWhen) BEGIN
-                    INSERT INTO seedkit_undo(sql) VALUES ('UPDATE \(Self.literal(quoted)) SET ' || \(updates.joined(separator: " || ', ' || ")) || ' WHERE src = ' || OLD.src || ' AND dst = ' || OLD.dst);
+                    INSERT INTO \(log)(sql) VALUES ('UPDATE \(Self.literal(quoted)) SET ' || \(updates.joined(separator: " || ', ' || ")) || ' WHERE \(first) = ' || OLD.\(first) || ' AND \(second) = ' || OLD.\(second));
                     END;
                     """
             }
@@ -121,40 +120,39 @@ public struct RunJournal: Sendable, Hashable, Codable {
     }
 
     /// Restores the store to its state before the run, in one transaction, and drops the marker.
-    func undo(model: ObjectModel, on connection: SQLiteConnection) throws {
+    func undo(layout: StoreLayout, on connection: SQLiteConnection) throws {
         try connection.transaction(.immediate) {
-            try dropTriggers(on: connection)
-            let log = try connection.prepare("SELECT sql FROM seedkit_undo ORDER BY seq DESC")
+            try dropTriggers(layout: layout, on: connection)
+            let log = try connection.prepare("SELECT sql FROM \(layout.journalTable) ORDER BY seq DESC")
             var statements: [String] = []
             while try log.step() { statements.append(log.string(0)) }
             for statement in statements {
                 try connection.execute(statement)
             }
-            for joinTable in StoreSchema(model: model).joinTables {
-                guard let (sourceTable, destinationTable) = endTables(of: joinTable.name, model: model) else {
-                    continue
-                }
+            for joinTable in layout.joinTables {
                 try connection.execute(
-                    "DELETE FROM \(SQLiteIdentifier.quote(joinTable.name)) WHERE src > \(watermarks[sourceTable] ?? 0) OR dst > \(watermarks[destinationTable] ?? 0)"
+                    "DELETE FROM \(SQLiteIdentifier.quote(joinTable.name)) WHERE \(joinTable.firstColumn) > \(watermark(ofRoot: joinTable.firstRootIndex, layout: layout)) OR \(joinTable.secondColumn) > \(watermark(ofRoot: joinTable.secondRootIndex, layout: layout))"
                 )
             }
             for (table, watermark) in watermarks.sorted(by: { $0.key < $1.key }) {
-                try connection.execute("DELETE FROM \(SQLiteIdentifier.quote(table)) WHERE pk > \(watermark)")
+                try connection.execute(
+                    "DELETE FROM \(SQLiteIdentifier.quote(table)) WHERE \(layout.keyColumn) > \(watermark)")
             }
-            try forget(on: connection)
+            try forget(layout: layout, on: connection)
         }
     }
 
     /// Forgets the run (its log and marker) inside the caller's transaction.
-    func forget(on connection: SQLiteConnection) throws {
-        try connection.execute("DELETE FROM seedkit_undo")
-        try MetadataTable.write([Self.markerKey: nil], on: connection)
+    func forget(layout: StoreLayout, on connection: SQLiteConnection) throws {
+        try connection.execute("DELETE FROM \(layout.journalTable)")
+        try layout.writeMetadata([Self.markerKey: nil], on: connection)
     }
 
     /// Removes the undo triggers from `connection`.
-    func dropTriggers(on connection: SQLiteConnection) throws {
+    func dropTriggers(layout: StoreLayout, on connection: SQLiteConnection) throws {
         let triggers = try connection.prepare(
-            "SELECT name FROM sqlite_temp_master WHERE type = 'trigger' AND name LIKE 'seedkit_undo_%'")
+            "SELECT name FROM sqlite_temp_master WHERE type = 'trigger' AND name LIKE ?")
+        triggers.bind(text: layout.reservedName("undo_%"), at: 1)
         var names: [String] = []
         while try triggers.step() { names.append(triggers.string(0)) }
         for name in names {
@@ -162,16 +160,20 @@ public struct RunJournal: Sendable, Hashable, Codable {
         }
     }
 
-    /// The root tables of a join table's source and destination.
-    private func endTables(of joinTable: String, model: ObjectModel) -> (String, String)? {
-        for entity in model.entities {
-            for relationship in entity.relationships where relationship.declaringEntity == entity.name {
-                if case .joinTable(joinTable, "src", _, _) = relationship.storage {
-                    return (entity.tableName, model.destination(of: relationship).tableName)
-                }
-            }
-        }
-        return nil
+    /// Removes the journal's table from a store no run is using (a finished seed ships without it).
+    static func removeStorage(layout: StoreLayout, on connection: SQLiteConnection) throws {
+        try connection.execute("DROP TABLE IF EXISTS \(layout.journalTable)")
+        let sequence = try connection.prepare(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sqlite_sequence'")
+        guard try sequence.step() else { return }
+        let forget = try connection.prepare("DELETE FROM sqlite_sequence WHERE name = ?")
+        forget.bind(text: layout.journalTable, at: 1)
+        try forget.execute()
+    }
+
+    /// The watermark of the table of the root entity at `index`.
+    private func watermark(ofRoot index: Int, layout: StoreLayout) -> Int64 {
+        watermarks[layout.table(of: layout.model.entities[index])] ?? 0
     }
 
     /// `text` with single quotes doubled, to sit inside a SQL string literal.

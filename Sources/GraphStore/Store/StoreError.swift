@@ -25,6 +25,8 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         case readOnly
         /// SQLite reported an error.
         case sqlite(SQLiteError)
+        /// A file of the store could not be created or removed; the system's reason.
+        case fileSystem(String)
     }
 
     /// What went wrong.
@@ -53,6 +55,7 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         case .unreadableModel(let message): reason = "the store's model cannot be read: \(message)"
         case .readOnly: reason = "the store is open read-only"
         case .sqlite(let error): reason = error.description
+        case .fileSystem(let message): reason = message
         }
         return "\(path): \(reason)"
     }

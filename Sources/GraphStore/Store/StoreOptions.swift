@@ -39,6 +39,9 @@ public struct StoreOptions: Sendable {
     public var writeAheadLog = true
     /// How long a connection waits for a lock held by another connection, in seconds.
     public var busyTimeout: Double = 10
+    /// The layout of a new store, and the first one tried when an existing file is opened
+    /// (nil: SeedKit's own).
+    package var layoutRules: (any StoreLayoutRules)?
 
     /// The default options: read-write, created if missing, WAL.
     public init() {}

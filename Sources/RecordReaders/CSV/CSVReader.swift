@@ -2,11 +2,14 @@
 //
 // Each row becomes one record: a `.row` node followed by one `.field` leaf per column whose
 // value is a range of the record's byte buffer (a row inside the input window is read in one
-// pass by CSVWindowRow, any other by CSVRowScanner; both give the same record). The header (when present) is
-// read when the reader opens, so `resolve` can turn column names into indexes before the
-// first record. Invariants: a returned row has exactly the header's (or the first row's)
-// field count unless ragged rows are allowed; every field is valid UTF-8; blank lines are
-// skipped; line numbers count CRLF, LF and lone CR line ends, also inside quoted fields.
+// pass by CSVWindowRow, any other by CSVRowScanner; both give the same record). The header
+// (when present) is read when the reader opens, so `resolve` can turn column names into
+// indexes before the first record. A broken row (wrong field count, bad UTF-8, unpaired
+// quotes) is thrown as a recoverable error carrying the row, and `next()` reads on after it.
+// Invariants: a returned row has exactly the header's (or the first row's) field count
+// unless ragged rows are allowed; every field is valid UTF-8; blank lines are skipped; line
+// numbers count CRLF, LF and lone CR line ends, also inside quoted fields; record numbers
+// count broken rows too.
 
 /// Reads CSV or TSV rows as records.
 ///
@@ -28,11 +31,17 @@ public struct CSVReader: RecordReader {
     var isFinished = false
     /// Records returned so far.
     public private(set) var recordsRead = 0
+    /// Rows read so far, broken ones included (record numbers count them).
+    private var rowsRead = 0
+    /// The quoted field being scanned, while it is open (and after an error inside it).
+    var openQuotedField: OpenQuotedField?
+    /// The first quote inside an unquoted field of the row being scanned, under `strict`.
+    var strictQuoteError: RecordReaderError?
 
     /// The header's column names (empty without a header).
     public var columnNames: [String] { context.columns?.names ?? [] }
-    /// Bytes consumed so far.
-    public var bytesConsumed: Int { input.offset }
+    /// Bytes of the input consumed so far (compressed bytes for gzip input).
+    public var bytesConsumed: Int { input.bytesConsumed }
     /// The input's name.
     public var fileName: String { input.name }
 
@@ -73,7 +82,15 @@ public struct CSVReader: RecordReader {
 
     private mutating func readHeader() throws(RecordReaderError) {
         builder.prepareForWriting()
-        guard try readRow(recordNumber: 0) else {
+        let found: Bool
+        do {
+            found = try readRow(recordNumber: 0)
+        } catch {
+            var error = error
+            error.brokenRecord = nil  // no reading without the header
+            throw error
+        }
+        guard found else {
             context.columns = CSVColumns(names: [])
             return
         }
@@ -83,13 +100,15 @@ public struct CSVReader: RecordReader {
         expectedFieldCount = names.count
     }
 
-    /// The next row, or `nil` at the end of the input.
+    /// The next row, or `nil` at the end of the input. A broken row is thrown as an error
+    /// whose `brokenRecord` is that row; the next call reads on after it.
     public mutating func next() throws(RecordReaderError) -> SourceRecord? {
         guard !isFinished else { return nil }
         builder.prepareForWriting()
-        context.recordNumber = recordsRead + 1
+        context.recordNumber = rowsRead + 1
         if let storage = readRowInWindow() {
             recordsRead += 1
+            rowsRead += 1
             return SourceRecord(storage: storage)
         }
         do {
@@ -98,12 +117,26 @@ public struct CSVReader: RecordReader {
                 return nil
             }
         } catch {
-            isFinished = true
             builder.reset()
+            if error.isRecoverable {
+                rowsRead += 1
+            } else {
+                isFinished = true
+            }
             throw error
         }
         recordsRead += 1
+        rowsRead += 1
         return SourceRecord(storage: builder.finish(context: context))
+    }
+
+    /// A quoted field being scanned: where its opening quote is, and its first line break.
+    struct OpenQuotedField {
+        let line: Int
+        let column: Int
+        let offset: Int
+        /// The offset of the first line break (CR or LF) inside the quotes, if any.
+        var lineBreak: Int?
     }
 
     /// Resolves a header name (the whole path text) to its column index.

@@ -6,9 +6,10 @@
 // non-ASCII byte. A quoted field with doubled quotes is the one value that differs from its
 // source bytes: it is unescaped into the builder's bytes, which the storage appends after the
 // row's. Anything else out of the ordinary — a row reaching the last bytes of the window, a
-// syntax or UTF-8 error, a wrong field count, a limit crossed — abandons the fast path with
-// the reader unchanged, and CSVRowScanner reads the row (or reports its error) the byte-exact
-// way, so both paths give the same records, positions and errors.
+// quote inside an unquoted field (data unless `strict`: rare, and checking for it here would
+// slow every row), a syntax or UTF-8 error, a wrong field count, a limit crossed — abandons the
+// fast path with the reader unchanged, and CSVRowScanner reads the row (or reports its error)
+// the byte-exact way, so both paths give the same records, positions and errors.
 
 private let carriageReturn = UInt8(ascii: "\r")
 private let lineFeed = UInt8(ascii: "\n")

@@ -1,11 +1,16 @@
-// ByteInput: a sliding window over an InputSource, filled in fixed-size chunks.
+// ByteInput: a sliding window over the text of an InputSource, filled in fixed-size chunks.
 //
-// The window is one buffer allocated once (chunk size + a small slack). `refill` discards
-// the bytes before `position`, moves the unconsumed bytes to the front and reads the next
-// chunk after them, so memory stays bounded whatever the input size.
-// Invariants: 0 <= position <= limit <= capacity; `baseOffset` is the file offset of
-// `base[0]`; a parser may keep at most `ByteInput.maxLookahead` unconsumed bytes across a
-// refill (`ensure(n)` with n <= maxLookahead), which always leaves room for a whole chunk.
+// The window is one buffer (chunk size + a small slack). `refill` discards the bytes before
+// `position`, moves the unconsumed bytes to the front and reads the next chunk after them, so
+// memory stays bounded whatever the input size. A parser may ask to keep the bytes from an
+// earlier offset (`retain(from:)`, which CSV uses to re-read a broken row's lines and to hand
+// out its raw text): the window then grows to hold them until `releaseRetained()`, and shrinks
+// back at the next refill after that.
+// Invariants: 0 <= position <= limit <= capacity; `baseOffset` is the text offset of
+// `base[0]`; without a retained offset a parser keeps at most `ByteInput.maxLookahead`
+// unconsumed bytes across a refill (`ensure(n)` with n <= maxLookahead), which always leaves
+// room for a whole chunk; a copied input gets its own window at its next refill, so copies
+// never write into or free the window another copy reads.
 
 #if canImport(Glibc)
     import Glibc
@@ -13,119 +18,97 @@
     import Darwin
 #endif
 
-/// `read(2)`, named apart from `InputStorage.read`.
-private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
-    read(descriptor, buffer, count)
-}
-
-/// Owns the window buffer and the open file, and frees them.
-private final class InputStorage {
-    let buffer: UnsafeMutablePointer<UInt8>
+/// The window's memory, owned by one ByteInput at a time (cloned when a copy would share it).
+private final class WindowBuffer {
+    let pointer: UnsafeMutablePointer<UInt8>
     let capacity: Int
-    let chunkSize: Int
-    private var descriptor: Int32 = -1
-    private let memory: [UInt8]
-    private var memoryOffset = 0
 
-    init(source: InputSource, chunkSize: Int) throws(RecordReaderError) {
-        self.chunkSize = max(chunkSize, 1)
-        self.capacity = self.chunkSize + ByteInput.maxLookahead
-        switch source {
-        case .file(let path):
-            memory = []
-            descriptor = open(path, O_RDONLY | O_CLOEXEC)
-            if descriptor < 0 {
-                throw RecordReaderError(.io, "cannot open: \(InputStorage.lastError())", file: path)
-            }
-        case .bytes(let bytes, _):
-            memory = bytes
-        }
-        buffer = .allocate(capacity: capacity)
+    init(capacity: Int) {
+        self.capacity = capacity
+        pointer = .allocate(capacity: capacity)
     }
 
-    deinit {
-        buffer.deallocate()
-        if descriptor >= 0 { close(descriptor) }
-    }
-
-    /// Reads up to one chunk into `destination` (at most `room` bytes); 0 at end of input.
-    func read(into destination: UnsafeMutablePointer<UInt8>, room: Int, name: String) throws(RecordReaderError) -> Int {
-        let wanted = min(room, chunkSize)
-        guard descriptor >= 0 else {
-            let count = min(wanted, memory.count - memoryOffset)
-            guard count > 0 else { return 0 }
-            memory.withUnsafeBufferPointer { source in
-                if let start = source.baseAddress {
-                    destination.update(from: start + memoryOffset, count: count)
-                }
-            }
-            memoryOffset += count
-            return count
-        }
-        while true {
-            let count = systemRead(descriptor, destination, wanted)
-            if count >= 0 { return count }
-            if errno != EINTR {
-                throw RecordReaderError(.io, "cannot read: \(InputStorage.lastError())", file: name)
-            }
-        }
-    }
-
-    private static func lastError() -> String { String(cString: strerror(errno)) }
+    deinit { pointer.deallocate() }
 }
 
-/// A chunked, forward-only window over the bytes of an input.
+/// A chunked, forward-only window over the text of an input.
 struct ByteInput {
     /// The most bytes a parser may keep unconsumed across a refill.
     static let maxLookahead = 16
 
     /// The input's name for positions and errors.
     let name: String
-    private let storage: InputStorage
+    private let source: ByteSource
+    private var window: WindowBuffer
     /// The window; valid bytes are `base[position ..< limit]`.
-    let base: UnsafeMutablePointer<UInt8>
+    private(set) var base: UnsafeMutablePointer<UInt8>
     /// The next unread byte.
     var position = 0
     /// One past the last valid byte.
     private(set) var limit = 0
-    /// The file offset of `base[0]`.
+    /// The text offset of `base[0]`.
     private(set) var baseOffset = 0
     /// No more bytes will come from the source.
     private(set) var isExhausted = false
+    /// The text offset from which bytes are kept across refills, if any.
+    private var retainedFrom: Int?
 
     /// Opens `source`; throws an `.io` error when a file cannot be opened.
     init(_ source: InputSource, chunkSize: Int) throws(RecordReaderError) {
         name = source.name
-        storage = try InputStorage(source: source, chunkSize: chunkSize)
-        base = storage.buffer
+        self.source = try ByteSource(source, chunkSize: chunkSize)
+        window = WindowBuffer(capacity: self.source.chunkSize + ByteInput.maxLookahead)
+        base = window.pointer
     }
 
-    /// The file offset of the next unread byte (bytes consumed so far).
+    /// The text offset of the next unread byte.
     @inline(__always)
     var offset: Int { baseOffset + position }
 
-    /// The file offset of window index `index`.
+    /// The text offset of window index `index`.
     @inline(__always)
     func offset(of index: Int) -> Int { baseOffset + index }
 
-    /// Reads the next chunk after the unconsumed bytes; `false` at the end of the input.
+    /// Bytes of the source consumed so far, for progress: the text offset, or for gzip input
+    /// the compressed bytes inflated.
+    var bytesConsumed: Int { source.compressedConsumed ?? offset }
+
+    /// Reads the next chunk after the unconsumed (and retained) bytes; `false` at the end of
+    /// the input.
     @discardableResult
     mutating func refill() throws(RecordReaderError) -> Bool {
         if isExhausted { return false }
-        let kept = limit - position
-        if position > 0 {
-            if kept > 0 { memmove(base, base + position, kept) }
-            baseOffset += position
-            position = 0
+        let keepFrom = retainedFrom.map { $0 - baseOffset } ?? position
+        if keepFrom > 0 {
+            let kept = limit - keepFrom
+            if kept > 0 { memmove(base, base + keepFrom, kept) }
+            baseOffset += keepFrom
+            position -= keepFrom
             limit = kept
         }
-        let count = try storage.read(into: base + limit, room: storage.capacity - limit, name: name)
+        let usual = source.chunkSize + ByteInput.maxLookahead
+        if window.capacity - limit < source.chunkSize {
+            replaceWindow(capacity: max(limit + source.chunkSize, window.capacity * 2))
+        } else if window.capacity > usual, limit + source.chunkSize <= usual {
+            replaceWindow(capacity: usual)
+        } else if !isKnownUniquelyReferenced(&window) {
+            replaceWindow(capacity: window.capacity)
+        }
+        let count = try source.read(into: base + limit, room: window.capacity - limit)
         if count == 0 {
             isExhausted = true
             return false
         }
         limit += count
         return true
+    }
+
+    /// Moves the window's valid bytes into a new buffer of `capacity` bytes.
+    private mutating func replaceWindow(capacity: Int) {
+        let replacement = WindowBuffer(capacity: capacity)
+        replacement.pointer.update(from: base, count: limit)
+        window = replacement
+        base = replacement.pointer
     }
 
     /// Makes at least `count` (<= maxLookahead) unread bytes available; `false` if the input
@@ -143,5 +126,30 @@ struct ByteInput {
     mutating func peek() throws(RecordReaderError) -> UInt8? {
         if position < limit { return base[position] }
         return try ensure(1) ? base[position] : nil
+    }
+
+    // MARK: - Retained bytes
+
+    /// Keeps every byte from text offset `start` (in the window, at or before `offset`) until
+    /// `releaseRetained()`, so they can be read again (`rewind`) or copied (`bytes`).
+    @inline(__always)
+    mutating func retain(from start: Int) {
+        retainedFrom = start
+    }
+
+    /// Lets refills discard the retained bytes again.
+    @inline(__always)
+    mutating func releaseRetained() {
+        retainedFrom = nil
+    }
+
+    /// Moves back (or forward) to text offset `target`, which must be in the window.
+    mutating func rewind(to target: Int) {
+        position = target - baseOffset
+    }
+
+    /// The bytes between text offsets `start` and `end`, which must be in the window.
+    func bytes(from start: Int, to end: Int) -> [UInt8] {
+        Array(UnsafeBufferPointer(start: base + (start - baseOffset), count: end - start))
     }
 }

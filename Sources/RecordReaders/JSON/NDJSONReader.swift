@@ -14,8 +14,8 @@ public struct NDJSONReader: RecordReader {
     private var started = false
     /// Records returned so far.
     public private(set) var recordsRead = 0
-    /// Bytes consumed so far.
-    public var bytesConsumed: Int { parser.input.offset }
+    /// Bytes of the input consumed so far (compressed bytes for gzip input).
+    public var bytesConsumed: Int { parser.input.bytesConsumed }
     /// The input's name.
     public var fileName: String { parser.input.name }
 

@@ -37,16 +37,21 @@ public struct CSVOptions: Sendable, Hashable {
     public var hasHeader: Bool
     /// Whether rows may have more or fewer fields than the header (or the first row).
     public var allowRagged: Bool
+    /// Whether a quote inside an unquoted field (`12" pizza`) is an error, as RFC 4180 has it;
+    /// by default it is a literal character, as in Python's csv module and spreadsheets.
+    public var strict: Bool
 
-    /// Creates a dialect; the defaults are RFC 4180: `,` and `"`, with a header row.
+    /// Creates a dialect; the defaults are RFC 4180's `,` and `"`, with a header row, and
+    /// quotes inside unquoted fields taken literally.
     public init(
         delimiter: UInt8 = UInt8(ascii: ","), quote: UInt8? = UInt8(ascii: "\""),
-        hasHeader: Bool = true, allowRagged: Bool = false
+        hasHeader: Bool = true, allowRagged: Bool = false, strict: Bool = false
     ) {
         self.delimiter = delimiter
         self.quote = quote
         self.hasHeader = hasHeader
         self.allowRagged = allowRagged
+        self.strict = strict
     }
 
     /// Tab-delimited, quoted with `"`, with a header row.

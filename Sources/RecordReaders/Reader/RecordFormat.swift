@@ -13,22 +13,24 @@ public enum RecordFormat: String, Sendable, Hashable, CaseIterable {
     /// An XML document; records selected by an element path (`catalog/item`).
     case xml
 
-    /// The format a file extension names (`csv`, `tsv`/`tab`, `json`, `ndjson`/`jsonl`, `xml`),
-    /// case-insensitively.
+    /// The format a file extension names (`csv`, `tsv`/`tab`, `json`/`geojson`,
+    /// `ndjson`/`jsonl`, `xml`), case-insensitively.
     public init?(fileExtension: String) {
         switch fileExtension.lowercased() {
         case "csv": self = .csv
         case "tsv", "tab": self = .tsv
-        case "json": self = .json
+        case "json", "geojson": self = .json
         case "ndjson", "jsonl": self = .ndjson
         case "xml": self = .xml
         default: return nil
         }
     }
 
-    /// The format of `path` from its extension: `RecordFormat(path: "data/items.csv") == .csv`.
+    /// The format of `path` from its extension: `RecordFormat(path: "data/items.csv") == .csv`;
+    /// a gzip file's from the extension before `.gz` (`items.csv.gz`).
     public init?(path: String) {
-        let name = path.split(separator: "/").last.map(String.init) ?? path
+        var name = path.split(separator: "/").last.map(String.init) ?? path
+        if GzipName.isCompressed(name) { name.removeLast(GzipName.suffix.count) }
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
         self.init(fileExtension: String(name[name.index(after: dot)...]))
     }

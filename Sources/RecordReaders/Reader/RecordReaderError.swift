@@ -1,13 +1,23 @@
 // RecordReaderError: the one error type of the record readers.
 // Every error carries the file and the position of the first offending byte (or the start of
 // the construct it concerns, as each reason documents), and the number of the record being read.
+// An error about one broken record that the reader skipped (a CSV row with the wrong field
+// count, bad UTF-8 or unpaired quotes) carries that record: reading can go on after it.
 
 /// An error reading records: malformed input, an exceeded limit, a refused construct, or I/O.
 ///
-/// Its `description` is one line: `items.csv:3:17 (byte 120, record 2): quote in unquoted field`.
+/// Its `description` is one line: `items.csv:3:17 (byte 120, record 2): too many fields: 4, expected 3`.
+/// When `brokenRecord` is set, the reader skipped that record and `next()` goes on with the
+/// next one; otherwise the reader is done.
 /// ```swift
-/// do { while let _ = try reader.next() {} }
-/// catch let error as RecordReaderError { print(error.line, error.column, error.reason) }
+/// while true {
+///     do throws(RecordReaderError) {
+///         guard let record = try reader.next() else { break }
+///         use(record)
+///     } catch where error.isRecoverable {
+///         print("skipped:", error, error.brokenRecord?.text ?? "")
+///     }
+/// }
 /// ```
 public struct RecordReaderError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The class of an error.
@@ -24,6 +34,9 @@ public struct RecordReaderError: Error, Sendable, Hashable, CustomStringConverti
         case limit
         /// A construct refused for security (XML entity declarations).
         case security
+        /// The compressed input (gzip) is corrupt or truncated; the byte offset is in the
+        /// compressed file.
+        case compression
         /// The reader was configured wrongly (options, paths, unknown columns).
         case configuration
     }
@@ -42,11 +55,17 @@ public struct RecordReaderError: Error, Sendable, Hashable, CustomStringConverti
     public var byteOffset: Int
     /// The 1-based number of the record being read when the error was found.
     public var recordNumber: Int
+    /// The record this error broke, which the reader skipped: reading goes on after it.
+    /// `nil` when the reader cannot go on (it returns `nil` from then on).
+    public var brokenRecord: BrokenRecord?
+
+    /// Whether the reader skipped the broken record and can read on.
+    public var isRecoverable: Bool { brokenRecord != nil }
 
     /// Creates an error.
     public init(
         _ kind: Kind, _ reason: String, file: String, line: Int = 0, column: Int = 0,
-        byteOffset: Int = 0, recordNumber: Int = 0
+        byteOffset: Int = 0, recordNumber: Int = 0, brokenRecord: BrokenRecord? = nil
     ) {
         self.kind = kind
         self.reason = reason
@@ -55,6 +74,7 @@ public struct RecordReaderError: Error, Sendable, Hashable, CustomStringConverti
         self.column = column
         self.byteOffset = byteOffset
         self.recordNumber = recordNumber
+        self.brokenRecord = brokenRecord
     }
 
     /// `file:line:column (byte B, record R): reason`, or `file: reason` without a position.
@@ -62,4 +82,26 @@ public struct RecordReaderError: Error, Sendable, Hashable, CustomStringConverti
         guard line > 0 else { return "\(file): \(reason)" }
         return "\(file):\(line):\(column) (byte \(byteOffset), record \(recordNumber)): \(reason)"
     }
+}
+
+/// A record a reader could not read and skipped: where it starts and its bytes as in the file.
+///
+/// ```swift
+/// // items.csv:7:1 (byte 212, record 6): 5,"12 pizza,3.50
+/// print(broken.position, broken.text)
+/// ```
+public struct BrokenRecord: Sendable, Hashable {
+    /// Where the record starts (its first byte), with its record number.
+    public var position: SourcePosition
+    /// The record's bytes as they are in the file, without its line end.
+    public var bytes: [UInt8]
+
+    /// Creates a broken record.
+    public init(position: SourcePosition, bytes: [UInt8]) {
+        self.position = position
+        self.bytes = bytes
+    }
+
+    /// The bytes as text, ill-formed UTF-8 replaced by U+FFFD.
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
 }

@@ -31,8 +31,8 @@ public struct XMLReader: RecordReader {
     private var bytesFed = 0
     /// Records returned so far.
     public private(set) var recordsRead = 0
-    /// Bytes handed to the parser so far.
-    public var bytesConsumed: Int { input.offset }
+    /// Bytes handed to the parser so far (compressed bytes for gzip input).
+    public var bytesConsumed: Int { input.bytesConsumed }
     /// The input's name.
     public var fileName: String { input.name }
 

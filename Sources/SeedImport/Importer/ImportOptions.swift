@@ -31,8 +31,8 @@ public struct ImportOptions: Sendable {
     /// Keep a new store in rollback-journal mode instead of WAL (seed builds: one file, no side files).
     public var newStoreWithoutWAL = false
     /// Write the rows of a store the run creates straight with SQL, batch by batch, when the plan
-    /// allows it (see docs/Performance.md, "The row path"); false sends every record through
-    /// objects. Both give the same store.
+    /// allows it (docs/Architecture.md, "Objects, and rows for new stores"); false sends every
+    /// record through objects. Both give the same store.
     public var usesRowPath = true
     /// Leave out of the object path the records of a batch that would change nothing, found by
     /// comparing them with their stored rows in set-based queries (re-runs); false sends every

@@ -66,7 +66,6 @@ public final class Importer: Sendable {
         let options = self.options
         let planFile = self.planFile
         let continuation = self.continuation
-        let cancellation = RunCancellation()
         let model: ObjectModel
         do {
             try Task.checkCancellation()
@@ -75,25 +74,12 @@ public final class Importer: Sendable {
             continuation.finish()
             throw error
         }
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (result: CheckedContinuation<ImportReport, any Error>) in
-                let thread = Thread {
-                    defer { continuation.finish() }
-                    do {
-                        let run = ImportRun(
-                            plan: plan, model: model, planFile: planFile, options: options, cancellation: cancellation
-                        ) { continuation.yield($0) }
-                        result.resume(returning: try run.execute())
-                    } catch {
-                        result.resume(throwing: error)
-                    }
-                }
-                thread.name = "seedkit.import"
-                thread.stackSize = 8 << 20
-                thread.start()
-            }
-        } onCancel: {
-            cancellation.cancel()
+        return try await BlockingWork.run(name: "seedkit.import") { cancellation in
+            defer { continuation.finish() }
+            let run = ImportRun(
+                plan: plan, model: model, planFile: planFile, options: options, cancellation: cancellation
+            ) { continuation.yield($0) }
+            return try run.execute()
         }
     }
 }

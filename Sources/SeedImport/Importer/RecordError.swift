@@ -25,6 +25,8 @@ public struct RecordError: Error, Sendable, Hashable, CustomStringConvertible, E
     public var value: String?
     /// Why the record was refused.
     public var message: String
+    /// The record's text as it is in the file, for a broken record the reader skipped.
+    public var raw: String?
 
     /// An error at `position` about `field`.
     public init(position: SourcePosition, field: String? = nil, value: String? = nil, message: String) {
@@ -38,7 +40,8 @@ public struct RecordError: Error, Sendable, Hashable, CustomStringConvertible, E
         self.message = message
     }
 
-    /// An error about a whole file (it could not be read), at the reader's position.
+    /// An error reading a file, at the reader's position: about the whole file, or about a
+    /// broken record the reader skipped (with its text).
     public init(_ error: RecordReaderError) {
         file = error.file
         line = error.line
@@ -48,6 +51,7 @@ public struct RecordError: Error, Sendable, Hashable, CustomStringConvertible, E
         field = nil
         value = nil
         message = error.reason
+        raw = error.brokenRecord?.text
     }
 
     /// `file:line:column (byte B, record R) field F: message`, or `file: message` for an error

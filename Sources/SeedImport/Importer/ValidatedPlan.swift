@@ -3,6 +3,7 @@
 // over, so neither the plan nor the model is loaded twice.
 import Foundation
 import GraphStore
+import ModelFiles
 
 /// A plan file, its model, and the proof that the plan fits the model.
 ///

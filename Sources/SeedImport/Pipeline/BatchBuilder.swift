@@ -50,13 +50,24 @@ final class BatchBuilder {
     }
 
     private var context: ObjectContext { target.context }
+    private var layout: StoreLayout { target.store.layout }
 
     /// The content of the batch numbered `number` of `batch`, read from the source numbered
     /// `source` for `mapping`; its records that did not prepare are refused.
     func build(_ batch: PreparedBatch, mapping: CompiledMapping, source: Int, number: Int) throws -> BuiltBatch {
         var accepted: [Int] = []
         accepted.reserveCapacity(batch.records.count)
+        // Broken records the reader skipped are refused in their place among the others.
+        var nextBroken = 0
+        func refuseBroken(before position: Int) throws {
+            while nextBroken < batch.broken.count, batch.broken[nextBroken].before <= position {
+                tally.countRecord()
+                try tally.reject(batch.broken[nextBroken].error, record: nil, entity: mapping.entity.name)
+                nextBroken += 1
+            }
+        }
         for position in batch.records.indices {
+            try refuseBroken(before: position)
             tally.countRecord()
             if let error = batch.failures[position] {
                 try tally.reject(error, record: batch.records[position], entity: mapping.entity.name)
@@ -64,6 +75,7 @@ final class BatchBuilder {
                 accepted.append(position)
             }
         }
+        try refuseBroken(before: batch.records.count)
         var setAside: [SetAsideRecord] = []
         var repeats = false
         if !target.existed {
@@ -149,8 +161,8 @@ final class BatchBuilder {
     {
         let model = context.model
         var builder = RowBuilder(
-            model: model, mappings: mappings, layouts: layouts, keys: keys,
-            nextKeys: try context.readRows { try ImportSQL.nextFreeKeys(on: $0, model: model) }, file: files[source])
+            mappings: mappings, layouts: layouts, keys: keys,
+            nextKeys: try context.readRows { try ImportSQL.nextFreeKeys(on: $0, layout: layout) }, file: files[source])
         var rows = RowBatch(entities: model.entities.count, relationships: mappings.relationships.count)
         try batch.keyBytes.withUnsafeBytes { keyBytes in
             for position in accepted {
@@ -170,11 +182,10 @@ final class BatchBuilder {
     private func leaveOutUnchanged(_ prepared: [(PreparedObject, SourceRecord)], mapping: CompiledMapping) throws
         -> [(PreparedObject, SourceRecord)]
     {
-        guard comparesStoredRows, UnchangedRecords.applies(to: mapping) else { return prepared }
-        let model = context.model
-        let ownRowsAbove = target.watermarks[ImportSQL.tableName(of: mapping.entity, in: model), default: 0]
+        guard comparesStoredRows, UnchangedRecords.applies(to: mapping, layout: layout) else { return prepared }
+        let ownRowsAbove = target.watermarks[layout.table(of: mapping.entity), default: 0]
         let unchanged = try context.readRows { connection in
-            try UnchangedRecords(model: model, ownRowsAbove: ownRowsAbove, connection: connection)
+            try UnchangedRecords(layout: layout, ownRowsAbove: ownRowsAbove, connection: connection)
                 .find(in: prepared, mapping: mapping)
         }
         guard !unchanged.isEmpty else { return prepared }

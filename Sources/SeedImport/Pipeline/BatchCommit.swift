@@ -36,7 +36,7 @@ final class BatchCommit {
         self.tally = tally
         self.lookup = lookup
         self.staging = staging
-        self.rowWriter = RowWriter(model: context.model, mappings: staging.mappings, layouts: layouts)
+        self.rowWriter = RowWriter(mappings: staging.mappings, layouts: layouts)
         self.planFile = planFile
         self.scratch = scratch
     }

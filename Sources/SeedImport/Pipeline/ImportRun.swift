@@ -11,9 +11,10 @@
 // Invariants: each batch commits with its checkpoint and staged references in one
 // transaction; memory holds a batch and bounded indexes, never state per record of the run;
 // cancellation is honoured between batches and between the steps after the load, and puts the
-// target back like any failure (the error is then `CancellationError`); with `abort`, any failure puts the target back as it was (the journal undoes the
-// run, or a store the run created is removed); with `skip`, bad records are refused whole and
-// written to the rejects file.
+// target back like any failure (the error is then `CancellationError`); with `abort`, any
+// failure puts the target back as it was (the journal undoes the run, or a store the run
+// created is removed); with `skip`, bad records are refused whole and written to the rejects
+// file.
 import Foundation
 import GraphStore
 import RecordReaders
@@ -25,13 +26,13 @@ final class ImportRun {
     private let model: ObjectModel
     private let planFile: String
     private let progress: (ImportProgress) -> Void
-    private let cancellation: RunCancellation
+    private let cancellation: CancellationFlag
     private let started = Date()
     private let runID: String
 
     init(
         plan: ImportPlan, model: ObjectModel, planFile: String, options: ImportOptions,
-        cancellation: RunCancellation = RunCancellation(), progress: @escaping (ImportProgress) -> Void
+        cancellation: CancellationFlag = CancellationFlag(), progress: @escaping (ImportProgress) -> Void
     ) {
         self.cancellation = cancellation
         self.plan = plan
@@ -56,10 +57,8 @@ final class ImportRun {
             rejectsPath: options.rejects ?? plan.rejects.map(plan.resolve))
         let mappings = try PlanMappings(plan: plan, model: model, planFile: planFile)
         let files = plan.sources.map { plan.resolve($0.file) }
-        let staging = StagedReferences(model: model, mappings: mappings, files: files)
-        let layouts = RowLayouts(model: model, mappings: mappings)
         let scratch = RunScratch(metadataKeys: [ImportCheckpoint.key]) { connection in
-            try staging.drop(on: connection)
+            try StagedReferences.drop(on: connection)
             try SetAsideRecords.drop(on: connection)
         }
         let target: ImportTarget
@@ -70,6 +69,9 @@ final class ImportRun {
         }
         do {
             let context = target.context
+            let layout = target.store.layout
+            let staging = StagedReferences(layout: layout, mappings: mappings, files: files)
+            let layouts = RowLayouts(layout: layout, mappings: mappings)
             let inputBytes = Set(files).reduce(0) { total, file in
                 total + ((try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0)
             }
@@ -83,8 +85,10 @@ final class ImportRun {
                 target: target, tally: tally, mappings: mappings, layouts: layouts, keys: keys, lookup: lookup,
                 applier: applier,
                 buildsRows: !target.existed && options.usesRowPath
-                    && RowPathRules.admit(mappings.sources, model: model),
+                    && RowPathRules.admit(mappings.sources, layout: layout),
                 comparesStoredRows: options.comparesStoredRows, files: files)
+            importLog.debug(
+                "writing \(builder.buildsRows ? "rows directly" : "through objects") (new store: \(!target.existed))")
             let commit = BatchCommit(
                 context: context, tally: tally, lookup: lookup, staging: staging, layouts: layouts, planFile: planFile,
                 scratch: scratch)
@@ -165,7 +169,7 @@ final class ImportRun {
                 resolved = mapping
             case .batch(let batch):
                 try cancellation.check()
-                recordsDone += batch.records.count
+                recordsDone += batch.readCount
                 checkpoint = ImportCheckpoint(
                     run: runID, source: index, records: recordsDone, batches: checkpoint.batches + 1)
                 let built = try builder.build(batch, mapping: resolved, source: index, number: checkpoint.batches)
@@ -215,6 +219,7 @@ final class ImportRun {
         if let quote = options.quote { csv.quote = quote.utf8.first }
         if let header = options.header { csv.hasHeader = header }
         if let ragged = options.allowRagged { csv.allowRagged = ragged }
+        if let strict = options.strict { csv.strict = strict }
         return csv
     }
 }

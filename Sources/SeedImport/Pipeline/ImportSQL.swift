@@ -8,54 +8,52 @@ import GraphStore
 
 /// The SQL the import runs against the store's layout.
 enum ImportSQL {
-    /// The next free key of every root table of `model`, by table name.
-    static func nextFreeKeys(on connection: SQLiteConnection, model: ObjectModel) throws -> [String: Int64] {
+    /// The next free key of every root table of `layout`, by table name.
+    static func nextFreeKeys(on connection: SQLiteConnection, layout: StoreLayout) throws -> [String: Int64] {
         var keys: [String: Int64] = [:]
-        for table in Set(model.entities.map { model.root(of: $0).tableName }) {
-            let statement = try connection.cachedStatement(
-                "SELECT coalesce(max(pk), 0) + 1 FROM \(SQLiteIdentifier.quote(table))")
-            defer { statement.reset() }
-            _ = try statement.step()
-            keys[table] = statement.int64(0)
+        for root in layout.roots {
+            keys[layout.table(of: root)] = try layout.highestKey(ofRoot: root, on: connection) + 1
         }
         return keys
     }
 
-    /// The entity number the rows of `entity` carry (`ent`).
-    static func entityNumber(of entity: ModelEntity) -> Int64 {
-        entity.storeID
+    /// Brings the layout's key counters (if it keeps any) up to the rows written into the tables
+    /// of `entities` (inside the transaction that wrote them).
+    static func coverKeys(of entities: Set<Int>, layout: StoreLayout, on connection: SQLiteConnection) throws {
+        let roots = Set(entities.map { layout.model.root(of: layout.model.entities[$0]).index })
+        for root in roots.sorted() {
+            try layout.coverKeys(ofRoot: layout.model.entities[root], on: connection)
+        }
     }
 
     /// The entity numbers of `entity` and its sub-entities: the rows a lookup of `entity` finds.
-    static func entityNumbers(of entity: ModelEntity) -> Set<Int64> {
-        Set(entity.kindStoreIDs)
-    }
-
-    /// The entity whose rows carry the entity number `storeID`.
-    static func entity(storeID: Int64, in model: ObjectModel) -> ModelEntity? {
-        model.entities.first { $0.storeID == storeID }
-    }
-
-    /// The name of the table holding `entity`'s rows (its root entity's).
-    static func tableName(of entity: ModelEntity, in model: ObjectModel) -> String {
-        model.root(of: entity).tableName
+    static func entityNumbers(of entity: ModelEntity, in layout: StoreLayout) -> Set<Int64> {
+        Set(layout.kindNumbers(of: entity))
     }
 
     // MARK: - Writing rows
 
-    /// The values of a row of `entity` in its insert statement after `pk, ent, opt`: the slots of
-    /// its stored attributes, then those of its to-ones kept as columns.
-    static func rowColumns(of entity: ModelEntity, in model: ObjectModel) -> (attributes: [Int], toOnes: [Int]) {
-        let layout = EntityRowLayout(entity: entity, model: model)
-        return (layout.storedAttributes, layout.foreignKeys)
+    /// The values of a row of `entity` in its insert statement after its key, entity number and
+    /// version: the slots of its stored attributes, then those of its to-ones kept as columns.
+    static func rowColumns(of entity: ModelEntity, in layout: StoreLayout) -> (attributes: [Int], toOnes: [Int]) {
+        let rows = layout.rows(of: entity)
+        return (rows.storedAttributes, rows.foreignKeys)
+    }
+
+    /// Whether the row path can write rows of `entity`: its insert statement holds nothing but
+    /// its key, entity number, version, attributes and to-one keys (no companion entity columns).
+    static func rowPathWrites(rowsOf entity: ModelEntity, in layout: StoreLayout) -> Bool {
+        layout.rows(of: entity).companionColumns.allSatisfy { $0 == nil }
     }
 
     /// Whether the row path writes both sides of `relationship` (with `inverse`) by writing one
     /// row: a to-one kept in the owner's column whose inverse (if any) is an unordered to-many; a
     /// to-many in a join table whose inverse is not ordered; or a to-many kept in its
     /// destinations' column.
-    static func rowPathWrites(_ relationship: ModelRelationship, inverse: ModelRelationship?) -> Bool {
-        switch relationship.storage {
+    static func rowPathWrites(_ relationship: ModelRelationship, inverse: ModelRelationship?, in layout: StoreLayout)
+        -> Bool
+    {
+        switch layout.storage(of: relationship) {
         case .foreignKey:
             !relationship.isToMany && inverse.map { $0.isToMany && !$0.isOrdered } ?? true
         case .joinTable:
@@ -67,12 +65,11 @@ enum ImportSQL {
         }
     }
 
-    /// `INSERT INTO table(pk, ent, opt, <stored attributes>, <to-one columns>) VALUES (…), …` for
-    /// `count` rows of `entity`.
-    static func insertRows(of entity: ModelEntity, in model: ObjectModel, count: Int) -> String {
-        let layout = EntityRowLayout(entity: entity, model: model)
-        return grouped(
-            layout.insertSQL, rows: count, width: 3 + layout.storedAttributes.count + layout.foreignKeys.count)
+    /// `INSERT INTO table(key, entity, version, <stored attributes>, <to-one columns>) VALUES (…), …`
+    /// for `count` rows of `entity`.
+    static func insertRows(of entity: ModelEntity, in layout: StoreLayout, count: Int) -> String {
+        let rows = layout.rows(of: entity)
+        return grouped(rows.insertSQL, rows: count, width: 3 + rows.writtenColumnCount)
     }
 
     /// How the row path writes the links of a to-many relationship.
@@ -84,8 +81,8 @@ enum ImportSQL {
     }
 
     /// How the links of `relationship` are written (nil: not by the row path).
-    static func linkShape(of relationship: ModelRelationship) -> LinkShape? {
-        switch relationship.storage {
+    static func linkShape(of relationship: ModelRelationship, in layout: StoreLayout) -> LinkShape? {
+        switch layout.storage(of: relationship) {
         case .joinTable(_, _, _, let order): .joinRows(ordered: order != nil)
         case .inverseForeignKey(_, let order): .memberColumn(ordered: order != nil)
         case .foreignKey, .transient: nil
@@ -93,8 +90,9 @@ enum ImportSQL {
     }
 
     /// `INSERT OR IGNORE INTO join(source, destination[, order]) VALUES (…), …` for `count` links.
-    static func insertLinks(of relationship: ModelRelationship, count: Int) -> String {
-        guard case .joinTable(let table, let source, let destination, let order) = relationship.storage else {
+    static func insertLinks(of relationship: ModelRelationship, in layout: StoreLayout, count: Int) -> String {
+        guard case .joinTable(let table, let source, let destination, let order) = layout.storage(of: relationship)
+        else {
             return ""
         }
         let columns = [source, destination] + (order.map { [$0] } ?? [])
@@ -104,13 +102,13 @@ enum ImportSQL {
         return grouped(single, rows: count, width: columns.count)
     }
 
-    /// `UPDATE members SET column = ?[, order = ?] WHERE pk = ?` for a to-many kept in its members' column.
-    static func updateMembers(of relationship: ModelRelationship, in model: ObjectModel) -> String {
-        guard case .inverseForeignKey(let column, let order) = relationship.storage else { return "" }
-        let table = SQLiteIdentifier.quote(model.destination(of: relationship).tableName)
+    /// `UPDATE members SET column = ?[, order = ?] WHERE key = ?` for a to-many kept in its members' column.
+    static func updateMembers(of relationship: ModelRelationship, in layout: StoreLayout) -> String {
+        guard case .inverseForeignKey(let column, let order) = layout.storage(of: relationship) else { return "" }
+        let table = SQLiteIdentifier.quote(layout.table(of: layout.model.destination(of: relationship)))
         let assignments = [column] + (order.map { [$0] } ?? [])
         return "UPDATE \(table) SET " + assignments.map { "\(SQLiteIdentifier.quote($0)) = ?" }.joined(separator: ", ")
-            + " WHERE pk = ?"
+            + " WHERE \(layout.keyColumn) = ?"
     }
 
     /// `single` (an `INSERT … VALUES (?, …)` of one row of `width` values) for `rows` rows.
@@ -124,8 +122,8 @@ enum ImportSQL {
 
     /// Whether the links of `relationship` can be read back row by row: a to-one's column, a
     /// to-many's join rows or members' column.
-    static func linksReadable(_ relationship: ModelRelationship) -> Bool {
-        switch relationship.storage {
+    static func linksReadable(_ relationship: ModelRelationship, in layout: StoreLayout) -> Bool {
+        switch layout.storage(of: relationship) {
         case .foreignKey: !relationship.isToMany
         case .joinTable, .inverseForeignKey: relationship.isToMany
         case .transient: false
@@ -133,7 +131,8 @@ enum ImportSQL {
     }
 
     /// A query for rows of an entity by key: what to select from which table, and where each
-    /// value is in a result row — `pk` at 0, `ent` at 1, the key's parts from 2.
+    /// value is in a result row — the row's key at 0, its entity number at 1, the key's parts
+    /// from 2.
     struct RowsByKey {
         /// The selected columns, quoted and joined.
         let select: String
@@ -151,35 +150,35 @@ enum ImportSQL {
     /// columns of `toOnes`; nil when a to-one is not kept in a column.
     static func rowsByKey(
         of entity: ModelEntity, keySlots: [Int], attributeSlots: [Int], toOnes: [ModelRelationship],
-        in model: ObjectModel
+        in layout: StoreLayout
     ) -> RowsByKey? {
-        let keyColumns = keySlots.map { entity.attributes[$0].columnName }
-        var columns = ["pk", "ent"] + keyColumns.map(SQLiteIdentifier.quote)
+        let keyColumns = keySlots.map { layout.column(of: entity.attributes[$0]) }
+        var columns = [layout.keyColumn, layout.entityColumn] + keyColumns.map(SQLiteIdentifier.quote)
         var attributeColumns = [Int32?](repeating: nil, count: entity.attributes.count)
         for slot in attributeSlots {
             attributeColumns[slot] = Int32(columns.count)
-            columns.append(SQLiteIdentifier.quote(entity.attributes[slot].columnName))
+            columns.append(SQLiteIdentifier.quote(layout.column(of: entity.attributes[slot])))
         }
         let firstToOne = Int32(columns.count)
         for relationship in toOnes {
-            guard case .foreignKey(let column) = relationship.storage else { return nil }
+            guard case .foreignKey(let column) = layout.storage(of: relationship) else { return nil }
             columns.append(SQLiteIdentifier.quote(column))
         }
         return RowsByKey(
-            select: columns.joined(separator: ", "), table: SQLiteIdentifier.quote(model.root(of: entity).tableName),
+            select: columns.joined(separator: ", "), table: SQLiteIdentifier.quote(layout.table(of: entity)),
             keyColumns: keyColumns, attributeColumns: attributeColumns, firstToOne: firstToOne)
     }
 
     /// Where the members of a to-many `relationship` are: the table, the owner's and the member's
     /// columns, and the order column of an ordered one (nil for a relationship not kept in rows).
-    static func members(of relationship: ModelRelationship, in model: ObjectModel) -> (
+    static func members(of relationship: ModelRelationship, in layout: StoreLayout) -> (
         table: String, owner: String, member: String, order: String?
     )? {
-        switch relationship.storage {
+        switch layout.storage(of: relationship) {
         case .joinTable(let table, let source, let destination, let order):
             (table, source, destination, order)
         case .inverseForeignKey(let column, let order):
-            (model.destination(of: relationship).tableName, column, "pk", order)
+            (layout.table(of: layout.model.destination(of: relationship)), column, layout.keyColumn, order)
         case .foreignKey, .transient:
             nil
         }
@@ -193,20 +192,25 @@ enum ImportSQL {
         let tableName: String
         let columnNames: [String]
         let kinds: [Int64]?
+        /// The destination table's key and entity-number columns, quoted.
+        let keyColumn: String
+        let entityColumn: String
         var table: String { SQLiteIdentifier.quote(tableName) }
         var columns: [String] { columnNames.map(SQLiteIdentifier.quote) }
 
-        init(_ lookup: LookupID, model: ObjectModel) {
-            let entity = model.entities[lookup.entityIndex]
-            tableName = model.root(of: entity).tableName
-            columnNames = lookup.slots.map { entity.attributes[$0].columnName }
-            kinds = entity.isRoot && entity.subentityIndices.isEmpty ? nil : entity.kindStoreIDs
+        init(_ lookup: LookupID, layout: StoreLayout) {
+            let entity = layout.model.entities[lookup.entityIndex]
+            tableName = layout.table(of: entity)
+            columnNames = lookup.slots.map { layout.column(of: entity.attributes[$0]) }
+            kinds = entity.isRoot && entity.subentityIndices.isEmpty ? nil : layout.kindNumbers(of: entity)
+            keyColumn = layout.keyColumn
+            entityColumn = layout.entityColumn
         }
 
         /// `d.c0 = s.k0 AND …` (and the entity numbers) for a destination `d` and staged row `s`.
         func matching(_ keyColumns: [String]) -> String {
             var terms = zip(columns, keyColumns).map { "d.\($0) = s.\($1)" }
-            if let kinds { terms.append("d.ent IN (\(kinds.map(String.init).joined(separator: ", ")))") }
+            if let kinds { terms.append("d.\(entityColumn) IN (\(StoreLayout.list(kinds)))") }
             return terms.joined(separator: " AND ")
         }
     }
@@ -236,7 +240,8 @@ enum ImportSQL {
     static func resolved(mapping: Int, lookup: LookupColumns, staging: StagedReferences) -> String {
         """
         SELECT s.seq AS seq, s.ref AS ref, s.owner AS owner, s.ordinal AS ordinal,
-          (SELECT d.pk FROM \(lookup.table) d WHERE \(lookup.matching(staging.keyColumns)) ORDER BY d.pk LIMIT 1) AS dest
+          (SELECT d.\(lookup.keyColumn) FROM \(lookup.table) d WHERE \(lookup.matching(staging.keyColumns))
+           ORDER BY d.\(lookup.keyColumn) LIMIT 1) AS dest
         FROM \(StagedReferences.table) s WHERE s.mapping = \(mapping) AND s.objects = 0
         """
     }
@@ -244,32 +249,33 @@ enum ImportSQL {
     /// The statement linking the owners of `resolved` (see ``resolved(mapping:lookup:staging:)``)
     /// to their destinations through `relationship` of `owner` (nil for a relationship the row
     /// path does not write).
-    static func link(_ relationship: ModelRelationship, of owner: ModelEntity, model: ObjectModel, resolved: String)
+    static func link(_ relationship: ModelRelationship, of owner: ModelEntity, layout: StoreLayout, resolved: String)
         -> String?
     {
+        let key = layout.keyColumn
         let found = "SELECT owner, dest, ordinal FROM (\(resolved)) WHERE dest IS NOT NULL"
         // Members in the order of their keys, a member named twice kept at its first place.
         let positioned = """
             SELECT owner, dest, row_number() OVER (PARTITION BY owner ORDER BY first) - 1 AS position
             FROM (SELECT owner, dest, min(ordinal) AS first FROM (\(found)) GROUP BY owner, dest)
             """
-        switch relationship.storage {
+        switch layout.storage(of: relationship) {
         case .foreignKey(let column):
-            let table = SQLiteIdentifier.quote(model.root(of: owner).tableName)
+            let table = SQLiteIdentifier.quote(layout.table(of: owner))
             return "UPDATE \(table) SET \(SQLiteIdentifier.quote(column)) = r.dest FROM (\(found)) AS r "
-                + "WHERE \(table).pk = r.owner"
+                + "WHERE \(table).\(key) = r.owner"
         case .joinTable(let table, let source, let destination, let order):
             let columns = [source, destination] + (order.map { [$0] } ?? [])
             return "INSERT OR IGNORE INTO \(SQLiteIdentifier.quote(table))(\(columns.joined(separator: ", "))) "
                 + (order == nil
                     ? "SELECT owner, dest FROM (\(found))" : "SELECT owner, dest, position FROM (\(positioned))")
         case .inverseForeignKey(let column, let order):
-            let table = SQLiteIdentifier.quote(model.destination(of: relationship).tableName)
+            let table = SQLiteIdentifier.quote(layout.table(of: layout.model.destination(of: relationship)))
             let assignments =
                 ["\(SQLiteIdentifier.quote(column)) = r.owner"]
                 + (order.map { ["\(SQLiteIdentifier.quote($0)) = r.position"] } ?? [])
             return "UPDATE \(table) SET \(assignments.joined(separator: ", ")) FROM (\(positioned)) AS r "
-                + "WHERE \(table).pk = r.dest"
+                + "WHERE \(table).\(key) = r.dest"
         case .transient:
             return nil
         }
@@ -301,11 +307,12 @@ enum ImportSQL {
 }
 
 /// Binds flat values: text from a batch's arena, boxed values and run constants as the store
-/// keeps them.
+/// keeps them (`encoding`: the store layout's).
 struct FlatBinder {
     let text: UnsafeRawBufferPointer
     let boxed: [AttributeValue]
     let constants: [AttributeValue]
+    let encoding: ValueEncoding
 
     /// Binds `value` to the 1-based parameter `index` of `statement`.
     @inline(__always)
@@ -317,10 +324,10 @@ struct FlatBinder {
         case .boolean: statement.bind(Int64(value.bits), at: index)
         case .date:
             statement.bind(
-                Date(timeIntervalSinceReferenceDate: Double(bitPattern: value.bits)).timeIntervalSince1970, at: index)
+                encoding.seconds(of: Date(timeIntervalSinceReferenceDate: Double(bitPattern: value.bits))), at: index)
         case .text: statement.bind(text: UnsafeRawBufferPointer(rebasing: text[value.textRange]), at: index)
-        case .boxed: statement.bind(boxed[Int(value.bits)], at: index)
-        case .constant: statement.bind(constants[Int(value.bits)], at: index)
+        case .boxed: statement.bind(boxed[Int(value.bits)], at: index, encoding: encoding)
+        case .constant: statement.bind(constants[Int(value.bits)], at: index, encoding: encoding)
         }
     }
 }

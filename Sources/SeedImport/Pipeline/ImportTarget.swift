@@ -25,9 +25,6 @@ final class ImportTarget {
     /// What the run keeps in the store only while it is active.
     private let scratch: RunScratch
 
-    /// SQLite files a store may have beside it.
-    private static let sideSuffixes = ["-wal", "-shm", "-journal"]
-
     /// Opens the store at `path` for `model`, creating it when missing; `scratch` is what the
     /// run keeps in the store while it is active, removed should the run be undone.
     init(path: String, model: ObjectModel, options: ImportOptions, scratch: RunScratch) throws {
@@ -43,7 +40,7 @@ final class ImportTarget {
             store = try PersistentStore.open(at: path, model: model, options: storeOptions)
             context = try ObjectContext(store: store)
         } catch {
-            if !existed { Self.remove(path) }
+            if !existed { try? StoreFiles.remove(path) }
             throw error
         }
     }
@@ -57,8 +54,10 @@ final class ImportTarget {
         finish: (RunJournal) throws -> Void
     ) throws {
         if isDryRun {
-            let model = store.model
-            watermarks = try context.readRows { try ImportSQL.nextFreeKeys(on: $0, model: model).mapValues { $0 - 1 } }
+            let layout = store.layout
+            watermarks = try context.readRows {
+                try ImportSQL.nextFreeKeys(on: $0, layout: layout).mapValues { $0 - 1 }
+            }
             try context.withoutCommitting { try body(nil) }
             return
         }
@@ -84,7 +83,7 @@ final class ImportTarget {
     /// its side files; in a store that existed, the run is undone.
     func abandon() {
         if !existed && !isDryRun {
-            Self.remove(path)
+            try? StoreFiles.remove(path)
         } else if let journal {
             try? context.undoRun(journal)
             try? context.writeRows(metadata: scratch.removedMetadata, scratch.dropTables)
@@ -109,11 +108,6 @@ final class ImportTarget {
             try context.undoRun(active)
         }
         return (try context.beginRun(id: runID), nil)
-    }
-
-    /// Removes the store at `path` and its side files.
-    private static func remove(_ path: String) {
-        for suffix in [""] + sideSuffixes { try? FileManager.default.removeItem(atPath: path + suffix) }
     }
 }
 

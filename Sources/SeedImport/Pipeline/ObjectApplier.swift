@@ -186,7 +186,7 @@ struct ObjectApplier {
         } else if object.isInserted {
             position = applied.origins[ObjectIdentifier(object)]?.resolved
         } else if target.isOwnRow(
-            object.objectID.key, in: ImportSQL.tableName(of: object.entity, in: target.context.model))
+            object.objectID.key, in: target.store.layout.table(of: object.entity))
         {
             position = try target.context.readRows { try staging.firstWriter(of: key, on: $0) }
         } else {
@@ -207,7 +207,7 @@ struct ObjectApplier {
         let created = KeyOfLookup(lookup: keyLookup, key: key)
         if applied.created.remove(created) != nil { return true }
         guard !object.isInserted, !applied.filled.contains(created),
-            target.isOwnRow(object.objectID.key, in: ImportSQL.tableName(of: object.entity, in: target.context.model))
+            target.isOwnRow(object.objectID.key, in: target.store.layout.table(of: object.entity))
         else { return false }
         let isCreated = try target.context.readRows { try staging.isCreated(created, on: $0) }
         if isCreated { applied.filled.insert(created) }

@@ -1,5 +1,6 @@
 // A stable fingerprint of a plan: the same plan gives the same text in every process (sorted
 // keys, no addresses), so a resumed run recognises the run it continues.
+import Crypto
 import GraphStore
 
 extension ImportPlan {
@@ -16,7 +17,7 @@ extension ImportPlan {
             )
             lines += Self.canonical(source.mapping, prefix: "  ")
         }
-        return SHA256Hasher.hexDigest(of: Array(lines.joined(separator: "\n").utf8))
+        return SHA256.hash(data: Array(lines.joined(separator: "\n").utf8)).hex
     }
 
     private static func canonical(_ mapping: RecordMapping, prefix: String) -> [String] {

@@ -127,6 +127,9 @@ struct PreparedBatch: Sendable {
     var recordEntries: [Int32] = []
     /// Why records did not prepare, by position in `records`.
     var failures: [Int: RecordError] = [:]
+    /// Broken records the reader skipped (they have no fields), each with the position in
+    /// `records` of the record that came after it.
+    var broken: [(before: Int, error: RecordError)] = []
     var entries: [PreparedEntry] = []
     var values: [FlatValue] = []
     var keys: [PreparedKey] = []
@@ -145,11 +148,15 @@ struct PreparedBatch: Sendable {
     /// The reader's progress after the batch.
     var bytesConsumed = 0
 
+    /// How many records the reader read into the batch, broken ones included.
+    var readCount: Int { records.count + broken.count }
+
     /// Empties the batch, keeping its buffers.
     mutating func removeAll() {
         records.removeAll(keepingCapacity: true)
         recordEntries.removeAll(keepingCapacity: true)
         failures.removeAll(keepingCapacity: true)
+        broken.removeAll(keepingCapacity: true)
         entries.removeAll(keepingCapacity: true)
         values.removeAll(keepingCapacity: true)
         keys.removeAll(keepingCapacity: true)

@@ -129,10 +129,20 @@ final class RecordStage: Sendable {
             let resolvedMapping = try Self.resolve(mapping, with: reader)
             guard put(.mapping(resolvedMapping)) else { return }
             var skipped = 0
-            while let record = try reader.next() {
+            while let result = try reader.nextResult() {
                 batch.bytesConsumed = reader.bytesConsumed
                 if skipped < skip {
                     skipped += 1
+                    continue
+                }
+                guard case .success(let record) = result else {
+                    if case .failure(let error) = result {
+                        batch.broken.append((batch.records.count, RecordError(error)))
+                    }
+                    if batch.readCount == batchSize {
+                        guard put(.batch(batch)) else { return }
+                        batch = emptyBatch()
+                    }
                     continue
                 }
                 preparer.prepare(record, mapping: resolvedMapping, into: &batch)
@@ -142,17 +152,17 @@ final class RecordStage: Sendable {
                         entry < 0
                             ? nil : batch.object(entry, mappings: objects.mappings, file: objects.file, record: record))
                 }
-                if batch.records.count == batchSize {
+                if batch.readCount == batchSize {
                     guard put(.batch(batch)) else { return }
                     batch = emptyBatch()
                 }
             }
-            if !batch.records.isEmpty {
+            if batch.readCount > 0 {
                 guard put(.batch(batch)) else { return }
             }
             _ = put(.end)
         } catch {
-            if !batch.records.isEmpty {
+            if batch.readCount > 0 {
                 guard put(.batch(batch)) else { return }
             }
             _ = put(.failure(error))

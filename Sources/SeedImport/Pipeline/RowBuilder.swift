@@ -40,18 +40,16 @@ struct RowBuilder {
     private var scratch: [[FlatValue]] = []
     private var depth = 0
 
-    /// A builder of rows of `model` for `mappings`, handing out keys from `nextKeys` (per root
+    /// A builder of rows in `layouts` for `mappings`, handing out keys from `nextKeys` (per root
     /// table) for records of `file`.
-    init(
-        model: ObjectModel, mappings: PlanMappings, layouts: RowLayouts, keys: KeyIndex, nextKeys: [String: Int64],
-        file: String
-    ) {
+    init(mappings: PlanMappings, layouts: RowLayouts, keys: KeyIndex, nextKeys: [String: Int64], file: String) {
+        let model = layouts.store.model
         entities = model.entities
         lookups = mappings.lookups
         self.layouts = layouts
         self.keys = keys
         self.file = file
-        self.nextKeys = model.entities.map { nextKeys[ImportSQL.tableName(of: $0, in: model)] ?? 1 }
+        self.nextKeys = model.entities.map { nextKeys[layouts.store.table(of: $0)] ?? 1 }
     }
 
     /// Adds the record at `index` of `batch` (with its nested records) to `rows` and returns its

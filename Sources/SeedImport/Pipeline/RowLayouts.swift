@@ -11,6 +11,8 @@ import RecordReaders
 
 /// The row layouts of a model and the plan's mappings onto them.
 struct RowLayouts {
+    /// The store's layout the rows are written in.
+    let store: StoreLayout
     /// Per entity (by index): values per row.
     let widths: [Int]
     /// Per entity: where its defaults start in `defaults` (`widths[entity]` of them).
@@ -52,8 +54,10 @@ struct RowLayouts {
         let createsMissing: Bool
     }
 
-    /// The layouts of `model`'s entities and `mappings` onto them.
-    init(model: ObjectModel, mappings: PlanMappings) {
+    /// The row layouts of the entities of a store laid out by `layout`, and `mappings` onto them.
+    init(layout: StoreLayout, mappings: PlanMappings) {
+        let model = layout.model
+        store = layout
         var widths: [Int] = []
         var defaultsStart: [Int] = []
         var defaults: [FlatValue] = []
@@ -62,17 +66,17 @@ struct RowLayouts {
         var toOneColumns: [[Int?]] = []
         var ruled: [[(ModelAttribute, Int, Bool)]] = []
         for entity in model.entities {
-            let layout = ImportSQL.rowColumns(of: entity, in: model)
+            let columns = ImportSQL.rowColumns(of: entity, in: layout)
             var attributeColumns = [Int?](repeating: nil, count: entity.attributes.count)
-            for (column, slot) in layout.attributes.enumerated() { attributeColumns[slot] = column }
+            for (column, slot) in columns.attributes.enumerated() { attributeColumns[slot] = column }
             var relationshipColumns = [Int?](repeating: nil, count: entity.relationships.count)
-            for (offset, slot) in layout.toOnes.enumerated() {
-                relationshipColumns[slot] = layout.attributes.count + offset
+            for (offset, slot) in columns.toOnes.enumerated() {
+                relationshipColumns[slot] = columns.attributes.count + offset
             }
-            let width = layout.attributes.count + layout.toOnes.count
+            let width = columns.attributes.count + columns.toOnes.count
             defaultsStart.append(defaults.count)
             var row = [FlatValue](repeating: .null, count: width)
-            for (column, slot) in layout.attributes.enumerated() {
+            for (column, slot) in columns.attributes.enumerated() {
                 guard let value = entity.attributes[slot].declaration.defaultValue else { continue }
                 if let inline = FlatValue.inline(value) {
                     row[column] = inline
@@ -97,7 +101,7 @@ struct RowLayouts {
         self.defaultsStart = defaultsStart
         self.defaults = defaults
         self.constants = constants
-        storeIDs = model.entities.map(ImportSQL.entityNumber)
+        storeIDs = model.entities.map(layout.number(of:))
         roots = model.entities.map { model.root(of: $0).index }
         self.ruled = ruled
         var slotColumnsStart: [Int] = []

@@ -17,6 +17,7 @@ final class RowWriter {
     private static let parameterLimit = 32_000
 
     private let model: ObjectModel
+    private var layout: StoreLayout { layouts.store }
     private let mappings: PlanMappings
     private let layouts: RowLayouts
     /// The connection the statements below belong to.
@@ -32,9 +33,9 @@ final class RowWriter {
         let rows: Int
     }
 
-    /// A writer for stores of `model`.
-    init(model: ObjectModel, mappings: PlanMappings, layouts: RowLayouts) {
-        self.model = model
+    /// A writer of rows in `layouts` for `mappings`.
+    init(mappings: PlanMappings, layouts: RowLayouts) {
+        model = layouts.store.model
         self.mappings = mappings
         self.layouts = layouts
     }
@@ -46,11 +47,14 @@ final class RowWriter {
             statements = [:]
         }
         try batch.text.withUnsafeBytes { text in
-            let binder = FlatBinder(text: text, boxed: batch.boxed, constants: layouts.constants)
+            let binder = FlatBinder(
+                text: text, boxed: batch.boxed, constants: layouts.constants, encoding: layout.values)
             for (entityIndex, entityRows) in rows.rows.enumerated() where !entityRows.keys.isEmpty {
                 try insert(entityRows, of: model.entities[entityIndex], binder: binder, on: connection)
             }
         }
+        try ImportSQL.coverKeys(
+            of: Set(rows.rows.indices.filter { !rows.rows[$0].keys.isEmpty }), layout: layout, on: connection)
         for (number, links) in rows.links.enumerated() where !links.owners.isEmpty {
             try write(links, of: mappings.relationships[number].relationship, number: number, on: connection)
         }
@@ -68,7 +72,7 @@ final class RowWriter {
         while start < rows.keys.count {
             let count = rows.keys.count - start >= group ? group : 1
             let statement = try self.statement(StatementKey(target: entity.index, rows: count), on: connection) {
-                ImportSQL.insertRows(of: entity, in: model, count: count)
+                ImportSQL.insertRows(of: entity, in: layout, count: count)
             }
             for offset in 0..<count {
                 let row = start + offset
@@ -91,14 +95,14 @@ final class RowWriter {
         _ links: LinkRows, of relationship: ModelRelationship, number: Int, on connection: SQLiteConnection
     ) throws {
         let target = -number - 1
-        switch ImportSQL.linkShape(of: relationship) {
+        switch ImportSQL.linkShape(of: relationship, in: layout) {
         case .joinRows(let ordered):
             let width = ordered ? 3 : 2
             var start = 0
             while start < links.owners.count {
                 let count = links.owners.count - start >= Self.groupSize ? Self.groupSize : 1
                 let statement = try self.statement(StatementKey(target: target, rows: count), on: connection) {
-                    ImportSQL.insertLinks(of: relationship, count: count)
+                    ImportSQL.insertLinks(of: relationship, in: layout, count: count)
                 }
                 for offset in 0..<count {
                     let base = Int32(offset * width)
@@ -111,7 +115,7 @@ final class RowWriter {
             }
         case .memberColumn(let ordered):
             let statement = try self.statement(StatementKey(target: target, rows: 1), on: connection) {
-                ImportSQL.updateMembers(of: relationship, in: model)
+                ImportSQL.updateMembers(of: relationship, in: layout)
             }
             for index in links.owners.indices {
                 statement.bind(links.owners[index], at: 1)

@@ -22,7 +22,7 @@ struct RunFinish {
     let staging: StagedReferences
     let layouts: RowLayouts
     let batchSize: Int
-    let cancellation: RunCancellation
+    let cancellation: CancellationFlag
     /// The mapping of a source, its fields resolved against the source (a CSV file's header).
     let mapping: (Int) throws -> CompiledMapping
 
@@ -139,10 +139,10 @@ struct RunFinish {
     /// (the run's changes to it are not undone one by one), and so does one whose entity has a
     /// `deny` relationship (deleting it could block the save).
     private func leaveOut(_ refused: [ManagedObject]) throws {
-        let model = target.context.model
+        let layout = target.store.layout
         var seen: Set<ObjectIdentifier> = []
         for owner in refused where seen.insert(ObjectIdentifier(owner)).inserted {
-            guard target.isOwnRow(owner.objectID.key, in: ImportSQL.tableName(of: owner.entity, in: model)),
+            guard target.isOwnRow(owner.objectID.key, in: layout.table(of: owner.entity)),
                 !owner.entity.relationships.contains(where: { $0.deleteRule == .deny })
             else { continue }
             try target.context.delete(owner)

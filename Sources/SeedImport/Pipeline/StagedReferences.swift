@@ -51,6 +51,8 @@ final class StagedReferences {
     static let firstWritersTable = "seedkit_import_first"
 
     private let model: ObjectModel
+    /// How the store keeps values: staged keys are compared with its columns.
+    private let encoding: ValueEncoding
     /// The run's mappings: relationship mappings and lookups are named by their numbers.
     let mappings: PlanMappings
     /// The source files, by source number: positions name their file by this number.
@@ -60,9 +62,11 @@ final class StagedReferences {
     let keyWidth: Int
     private var nextReference: Int64 = 1
 
-    /// The staging of a run of `mappings` reading `files` (by source number).
-    init(model: ObjectModel, mappings: PlanMappings, files: [String]) {
-        self.model = model
+    /// The staging of a run of `mappings` reading `files` (by source number) into a store laid
+    /// out by `layout`.
+    init(layout: StoreLayout, mappings: PlanMappings, files: [String]) {
+        model = layout.model
+        encoding = layout.values
         self.mappings = mappings
         self.files = files
         fileIndex = Dictionary(files.enumerated().map { ($1, $0) }) { first, _ in first }
@@ -87,7 +91,7 @@ final class StagedReferences {
     /// Creates the tables for a new run (replacing a killed run's) or, with `resuming`, keeps
     /// the ones a killed run of the same plan left.
     func create(on connection: SQLiteConnection, resuming: Bool) throws {
-        if !resuming { try drop(on: connection) }
+        if !resuming { try Self.drop(on: connection) }
         try connection.execute(
             """
             CREATE TABLE IF NOT EXISTS \(Self.table)(seq INTEGER PRIMARY KEY, ref INTEGER NOT NULL,
@@ -108,7 +112,7 @@ final class StagedReferences {
     }
 
     /// Drops the tables (the run's end, or a run undone).
-    func drop(on connection: SQLiteConnection) throws {
+    static func drop(on connection: SQLiteConnection) throws {
         try connection.execute(
             "DROP TABLE IF EXISTS \(Self.table); DROP TABLE IF EXISTS \(Self.createdTable); "
                 + "DROP TABLE IF EXISTS \(Self.firstWritersTable)")
@@ -129,7 +133,7 @@ final class StagedReferences {
         guard !keys.isEmpty else { return }
         let insert = try insertStatement(on: connection)
         try batch.text.withUnsafeBytes { text in
-            let binder = FlatBinder(text: text, boxed: batch.boxed, constants: [])
+            let binder = FlatBinder(text: text, boxed: batch.boxed, constants: [], encoding: encoding)
             var previous: (owner: RowReference, relationship: Int32)?
             var ref: Int64 = 0
             for item in keys {
@@ -254,7 +258,7 @@ final class StagedReferences {
         guard !keys.isEmpty else { return }
         let insert = try firstWriterInsert(on: connection)
         try batch.text.withUnsafeBytes { text in
-            let binder = FlatBinder(text: text, boxed: batch.boxed, constants: [])
+            let binder = FlatBinder(text: text, boxed: batch.boxed, constants: [], encoding: encoding)
             for item in keys {
                 let parts = batch.parts(of: batch.keys[Int(item.key)])
                 insert.bind(Int64(item.lookup), at: 1)
@@ -312,7 +316,7 @@ final class StagedReferences {
     private func bind(_ key: KeyValue, from first: Int32, to statement: SQLiteStatement) {
         let parts = key.parts
         for offset in 0..<keyWidth {
-            statement.bind(offset < parts.count ? parts[offset] : nil, at: first + Int32(offset))
+            statement.bind(offset < parts.count ? parts[offset] : nil, at: first + Int32(offset), encoding: encoding)
         }
     }
 
@@ -347,7 +351,9 @@ final class StagedReferences {
             var parts: [AttributeValue] = []
             for (offset, slot) in mapping.lookup.slots.enumerated() {
                 parts.append(
-                    query.attributeValue(at: Int32(4 + offset), type: destination.attributes[slot].type) ?? .string(""))
+                    query.attributeValue(
+                        at: Int32(4 + offset), type: destination.attributes[slot].type, encoding: encoding)
+                        ?? .string(""))
             }
             if current?.ref != ref {
                 flush()

@@ -19,6 +19,7 @@ struct StagedResolution {
 
     private var context: ObjectContext { target.context }
     private var model: ObjectModel { target.context.model }
+    private var layout: StoreLayout { target.store.layout }
 
     /// A staged reference the pass refuses, in staging order.
     private struct Refusal {
@@ -35,7 +36,7 @@ struct StagedResolution {
         var temporaryIndexes: [String] = []
         try context.writeRows { connection in
             for (number, lookup) in lookups.keys.enumerated() {
-                let columns = ImportSQL.LookupColumns(lookup, model: model)
+                let columns = ImportSQL.LookupColumns(lookup, layout: layout)
                 if let name = try ImportSQL.ensureIndex(for: columns, number: number, on: connection) {
                     temporaryIndexes.append(name)
                 }
@@ -49,10 +50,10 @@ struct StagedResolution {
         try context.writeRows { connection in
             for mapping in mappings {
                 let relationship = staging.mappings.relationships[mapping]
-                let columns = ImportSQL.LookupColumns(relationship.lookup, model: model)
+                let columns = ImportSQL.LookupColumns(relationship.lookup, layout: layout)
                 let resolved = ImportSQL.resolved(mapping: mapping, lookup: columns, staging: staging)
                 let owner = staging.mappings.owners[mapping].entity
-                if let link = ImportSQL.link(relationship.relationship, of: owner, model: model, resolved: resolved) {
+                if let link = ImportSQL.link(relationship.relationship, of: owner, layout: layout, resolved: resolved) {
                     try connection.execute(link)
                 }
             }
@@ -67,7 +68,7 @@ struct StagedResolution {
         for refusal in refusals {
             try tally.reject(
                 refusal.error, record: nil,
-                entity: ImportSQL.entity(storeID: refusal.owner.entityID, in: model)?.name ?? "")
+                entity: layout.entity(number: refusal.owner.entityID)?.name ?? "")
             owners.append(refusal.owner)
         }
         try context.writeRows { connection in
@@ -92,7 +93,7 @@ struct StagedResolution {
     /// no destination, a chunk at a time; returns the keys whose row would break a rule (up to
     /// the run's error budget: each fails a record).
     private func createMissing(_ lookup: LookupID, mappings: [Int]) throws -> [KeyValue: RuleViolation] {
-        let columns = ImportSQL.LookupColumns(lookup, model: model)
+        let columns = ImportSQL.LookupColumns(lookup, layout: layout)
         let entity = model.entities[lookup.entityIndex]
         var failed: [KeyValue: RuleViolation] = [:]
         try context.writeRows { connection in
@@ -114,7 +115,9 @@ struct StagedResolution {
                 query.bind(Int64(batchSize), at: 2)
                 while try query.step() {
                     let parts = lookup.slots.enumerated().map { offset, slot in
-                        query.attributeValue(at: Int32(offset), type: entity.attributes[slot].type) ?? .string("")
+                        query.attributeValue(
+                            at: Int32(offset), type: entity.attributes[slot].type, encoding: layout.values)
+                            ?? .string("")
                     }
                     keys.append(key: parts)
                 }
@@ -122,8 +125,8 @@ struct StagedResolution {
             guard !keys.keys.isEmpty else { break }
             offset += Int64(keys.keys.count)
             var builder = RowBuilder(
-                model: model, mappings: staging.mappings, layouts: layouts, keys: KeyIndex(capacity: 0, lookups: 0),
-                nextKeys: try context.readRows { try ImportSQL.nextFreeKeys(on: $0, model: model) }, file: "")
+                mappings: staging.mappings, layouts: layouts, keys: KeyIndex(capacity: 0, lookups: 0),
+                nextKeys: try context.readRows { try ImportSQL.nextFreeKeys(on: $0, layout: layout) }, file: "")
             var rows = RowBatch(entities: model.entities.count, relationships: staging.mappings.relationships.count)
             for key in keys.keys {
                 if case .failure(let violation) = try builder.placeholder(
@@ -144,7 +147,7 @@ struct StagedResolution {
         let relationship = staging.mappings.relationships[mapping]
         guard relationship.missing != .ignore else { return [] }
         let destination = model.entities[relationship.lookup.entityIndex]
-        let columns = ImportSQL.LookupColumns(relationship.lookup, model: model)
+        let columns = ImportSQL.LookupColumns(relationship.lookup, layout: layout)
         var refusals: [Refusal] = []
         try context.readRows { connection in
             let query = try connection.prepare(
@@ -162,7 +165,8 @@ struct StagedResolution {
                 let ref = query.int64(1)
                 let key = KeyValue(
                     relationship.lookup.slots.enumerated().map { offset, slot in
-                        query.attributeValue(at: Int32(4 + offset), type: destination.attributes[slot].type)
+                        query.attributeValue(
+                            at: Int32(4 + offset), type: destination.attributes[slot].type, encoding: layout.values)
                             ?? .string("")
                     })
                 if relationship.missing == .create && failedKeys[key] == nil { continue }

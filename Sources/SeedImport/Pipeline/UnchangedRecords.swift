@@ -13,32 +13,34 @@ import RecordReaders
 /// Finds the records of a batch that leave the store as it is.
 struct UnchangedRecords {
     private let model: ObjectModel
+    private let layout: StoreLayout
     /// Rows with keys above this one were written by this run (they go to the object path,
     /// which knows whether a record fills a destination created for a reference).
     private let ownRowsAbove: Int64
     private let connection: SQLiteConnection
-    private static let chunkSize = 256
+    private static let chunks = 256
 
     /// A finder reading with `connection` (the import context's, so it sees every saved batch).
-    init(model: ObjectModel, ownRowsAbove: Int64, connection: SQLiteConnection) {
-        self.model = model
+    init(layout: StoreLayout, ownRowsAbove: Int64, connection: SQLiteConnection) {
+        model = layout.model
+        self.layout = layout
         self.ownRowsAbove = ownRowsAbove
         self.connection = connection
     }
 
     /// Whether the comparison can decide for records of `mapping` at all.
-    static func applies(to mapping: CompiledMapping) -> Bool {
+    static func applies(to mapping: CompiledMapping, layout: StoreLayout) -> Bool {
         guard mapping.keyLookup != nil, mapping.onConflict != .fail else { return false }
         return mapping.relationships.allSatisfy { relationship in
             guard case .reference = relationship.source else { return false }
-            return ImportSQL.linksReadable(relationship.relationship)
+            return ImportSQL.linksReadable(relationship.relationship, in: layout)
         }
     }
 
     /// The positions in `records` of those that would change nothing, with the concrete entity
     /// of each one's row.
     func find(in records: [(PreparedObject, SourceRecord)], mapping: CompiledMapping) throws -> [Int: ModelEntity] {
-        guard Self.applies(to: mapping) else { return [:] }
+        guard Self.applies(to: mapping, layout: layout) else { return [:] }
         // Records are read in place through the buffer (`records[position].0.key`): copying a
         // prepared object would reference-count each of its parts.
         return try records.withUnsafeBufferPointer { try find(in: $0, mapping: mapping) }
@@ -73,7 +75,7 @@ struct UnchangedRecords {
     private func entities(of candidates: [StoredRow]) -> [Int: ModelEntity] {
         var result: [Int: ModelEntity] = [:]
         for candidate in candidates {
-            guard let entity = ImportSQL.entity(storeID: candidate.entityID, in: model) else { continue }
+            guard let entity = layout.entity(number: candidate.entityID) else { continue }
             result[candidate.position] = entity
         }
         return result
@@ -87,7 +89,7 @@ struct UnchangedRecords {
         let position: Int
         /// The row's key.
         let key: Int64
-        /// The store ID of its concrete entity.
+        /// The store's number of its concrete entity.
         let entityID: Int64
         /// By relationship slot: `.some(key)` for the mapped to-ones read, nil for the others.
         var toOne: [Int64??]
@@ -107,9 +109,9 @@ struct UnchangedRecords {
             let query = ImportSQL.rowsByKey(
                 of: entity, keySlots: lookup.slots,
                 attributeSlots: mapping.attributes.map(\.slot).filter { !entity.attributes[$0].isTransient },
-                toOnes: toOnes, in: model)
+                toOnes: toOnes, in: layout)
         else { return [] }
-        let kinds = ImportSQL.entityNumbers(of: entity)
+        let kinds = ImportSQL.entityNumbers(of: entity, in: layout)
         let checksValues = mapping.onConflict != .keep
         var rows: [StoredRow] = []
         var seen: Set<Int> = []
@@ -119,7 +121,10 @@ struct UnchangedRecords {
         ) { statement in
             var parts: [AttributeValue] = []
             for (offset, attribute) in keyAttributes.enumerated() {
-                guard let value = statement.attributeValue(at: Int32(2 + offset), type: attribute.type) else { return }
+                guard
+                    let value = statement.attributeValue(
+                        at: Int32(2 + offset), type: attribute.type, encoding: layout.values)
+                else { return }
                 parts.append(value)
             }
             guard let position = positions[KeyValue(parts)] else { return }
@@ -132,7 +137,7 @@ struct UnchangedRecords {
             if checksValues {
                 let holdsValues = records[position].0.values.allSatisfy { slot, value in
                     query.attributeColumns[slot].map {
-                        statement.holds(value, at: $0, type: entity.attributes[slot].type)
+                        statement.holds(value, at: $0, type: entity.attributes[slot].type, encoding: layout.values)
                     } ?? false
                 }
                 guard holdsValues else { return }
@@ -165,10 +170,10 @@ struct UnchangedRecords {
         for (lookup, keys) in wanted where !keys.isEmpty {
             let entity = model.entities[lookup.entityIndex]
             let attributes = lookup.slots.map { entity.attributes[$0] }
-            let kinds = ImportSQL.entityNumbers(of: entity)
+            let kinds = ImportSQL.entityNumbers(of: entity, in: layout)
             guard
                 let query = ImportSQL.rowsByKey(
-                    of: entity, keySlots: lookup.slots, attributeSlots: [], toOnes: [], in: model)
+                    of: entity, keySlots: lookup.slots, attributeSlots: [], toOnes: [], in: layout)
             else { continue }
             var map: [KeyValue: Int64] = [:]
             try forEachRow(
@@ -177,7 +182,10 @@ struct UnchangedRecords {
                 guard kinds.contains(statement.int64(1)), statement.int64(0) <= ownRowsAbove else { return }
                 var parts: [AttributeValue] = []
                 for (offset, attribute) in attributes.enumerated() {
-                    guard let value = statement.attributeValue(at: Int32(2 + offset), type: attribute.type) else {
+                    guard
+                        let value = statement.attributeValue(
+                            at: Int32(2 + offset), type: attribute.type, encoding: layout.values)
+                    else {
                         return
                     }
                     parts.append(value)
@@ -195,7 +203,7 @@ struct UnchangedRecords {
         var result: [Int: [Int64: [Int64]]] = [:]
         let values = owners.map { [AttributeValue.integer($0)] }
         for relationship in mapping.relationships.map(\.relationship) where relationship.isToMany {
-            guard let (table, ownerColumn, memberColumn, orderColumn) = ImportSQL.members(of: relationship, in: model)
+            guard let (table, ownerColumn, memberColumn, orderColumn) = ImportSQL.members(of: relationship, in: layout)
             else { continue }
             var members: [Int64: [Int64]] = [:]
             let order = [ownerColumn, orderColumn ?? memberColumn].map(SQLiteIdentifier.quote).joined(separator: ", ")
@@ -238,38 +246,28 @@ struct UnchangedRecords {
     // MARK: - Queries
 
     /// Runs `SELECT select FROM table WHERE (columns) IN (values…)` in chunks of a fixed size
-    /// (the same SQL text each time, so the statement is prepared once), calling `row` per row.
+    /// (``KeyChunks``: the same SQL text each time, so the statement is prepared once), calling
+    /// `row` per row.
     private func forEachRow(
         select: String, from table: String, matching columns: [String], values: [[AttributeValue]],
         orderBy: String? = nil, _ row: (SQLiteStatement) throws -> Void
     ) throws {
         guard !values.isEmpty, !columns.isEmpty else { return }
-        let tuple = "(" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
-        let target =
-            columns.count == 1
-            ? SQLiteIdentifier.quote(columns[0])
-            : "(" + columns.map(SQLiteIdentifier.quote).joined(separator: ", ") + ")"
-        let list =
-            columns.count == 1
-            ? "(" + Array(repeating: "?", count: Self.chunkSize).joined(separator: ", ") + ")"
-            : "(VALUES " + Array(repeating: tuple, count: Self.chunkSize).joined(separator: ", ") + ")"
+        let chunks = KeyChunks(size: Self.chunks, width: columns.count)
+        let target = KeyChunks.target(columns.map(SQLiteIdentifier.quote))
         let sql =
-            "SELECT \(select) FROM \(table) WHERE \(target) IN \(list)" + (orderBy.map { " ORDER BY \($0)" } ?? "")
+            "SELECT \(select) FROM \(table) WHERE \(target) IN \(chunks.list)"
+            + (orderBy.map { " ORDER BY \($0)" } ?? "")
         let statement = try connection.cachedStatement(sql)
-        defer { statement.reset() }
-        for start in stride(from: 0, to: values.count, by: Self.chunkSize) {
-            let chunk = values[start..<min(values.count, start + Self.chunkSize)]
-            var parameter: Int32 = 1
-            for index in 0..<Self.chunkSize {
-                // Short chunks repeat their last key: the statement keeps its fixed size.
-                let parts = chunk[chunk.startIndex + min(index, chunk.count - 1)]
-                for part in parts {
-                    statement.bind(part, at: parameter)
-                    parameter += 1
-                }
-            }
-            while try statement.step() { try row(statement) }
-            statement.reset()
+        let encoding = layout.values
+        for chunk in chunks.split(values) {
+            try chunks.query(
+                statement, with: chunk,
+                bind: { statement, parts, first in
+                    for (offset, part) in parts.enumerated() {
+                        statement.bind(part, at: first + Int32(offset), encoding: encoding)
+                    }
+                }, row: row)
         }
     }
 }

@@ -13,7 +13,7 @@ enum PlanFileKeys {
     static let seed = ["version"]
     static let recordMapping = ["entity", "key", "onConflict", "attributes", "relationships"]
     static let source = ["file", "format", "csv", "records"] + recordMapping
-    static let csv = ["delimiter", "quote", "header", "allowRagged"]
+    static let csv = ["delimiter", "quote", "header", "allowRagged", "strict"]
     static let attribute = ["field", "value", "default", "date", "true", "false", "null", "trim", "binary"]
     static let relationship = ["field", "match", "missing", "split", "members", "nested"]
 }
@@ -115,6 +115,7 @@ struct PlanFileDecoder {
             case "delimiter": options.delimiter = decoder.text(value, at: path)
             case "quote": options.quote = decoder.text(value, at: path)
             case "header": options.header = decoder.boolean(value, at: path)
+            case "strict": options.strict = decoder.boolean(value, at: path)
             default: options.allowRagged = decoder.boolean(value, at: path)
             }
         }

@@ -1,7 +1,7 @@
 // Catches "a format the file is not" before an import starts: looks at the first non-blank bytes
-// of a source file and says when they cannot begin the format the plan names (`format: xml` on a
-// file starting with `{`).
-// Invariants: reads at most `prefixLength` bytes; only reports clear mismatches (an empty file,
+// of a source file (inflated, for gzip) and says when they cannot begin the format the plan
+// names (`format: xml` on a file starting with `{`).
+// Invariants: looks at most at `prefixLength` bytes of text; only reports clear mismatches (an empty file,
 // or one that could be either, is left to the reader), so it never rejects a valid file.
 import Foundation
 import RecordReaders
@@ -22,11 +22,10 @@ enum PlanSourceSniffer {
     }
 
     /// Why the file at `path` cannot be `format`, or nil when it may be (or cannot be read).
+    /// A gzip file is looked at inflated.
     static func mismatch(at path: String, format: RecordFormat) -> String? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        guard let bytes = try? handle.read(upToCount: prefixLength) else { return nil }
-        return mismatch(in: bytes, format: format)
+        guard let bytes = try? InputSource.file(path).prefix(prefixLength) else { return nil }
+        return mismatch(in: Data(bytes), format: format)
     }
 
     /// Why a file starting with `bytes` cannot be `format`, or nil when it may be.

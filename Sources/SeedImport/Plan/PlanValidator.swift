@@ -29,8 +29,11 @@ public struct PlanValidator: Sendable {
 
     /// Every problem in `plan` with `model`: errors (the plan cannot run) and warnings.
     ///
-    /// - Parameter positions: where the plan's elements were written (``PlanFile/positions``);
-    ///   nil for plans built in Swift, whose problems then carry key paths only.
+    /// - Parameters:
+    ///   - plan: the plan to check.
+    ///   - model: the model the plan imports into.
+    ///   - positions: where the plan's elements were written (``PlanFile/positions``); nil for
+    ///     plans built in Swift, whose problems then carry key paths only.
     public func validate(_ plan: ImportPlan, model: ObjectModel, positions: PlanPositions? = nil) -> [PlanError] {
         var check = PlanCheck(
             plan: plan, model: model, positions: positions ?? PlanPositions(), checksFiles: checksFiles)

@@ -66,13 +66,19 @@ public struct CSVPlanOptions: Sendable, Hashable {
     public var header: Bool?
     /// Whether rows may have fewer or more fields than the header.
     public var allowRagged: Bool?
+    /// Whether a quote inside an unquoted field is an error (default false: it is a character).
+    public var strict: Bool?
 
     /// Options with every value at its default.
-    public init(delimiter: String? = nil, quote: String? = nil, header: Bool? = nil, allowRagged: Bool? = nil) {
+    public init(
+        delimiter: String? = nil, quote: String? = nil, header: Bool? = nil, allowRagged: Bool? = nil,
+        strict: Bool? = nil
+    ) {
         self.delimiter = delimiter
         self.quote = quote
         self.header = header
         self.allowRagged = allowRagged
+        self.strict = strict
     }
 }
 

@@ -3,6 +3,7 @@
 // VACUUM, switch to a single-file journal, and rename the result into place atomically.
 // Invariants: the same inputs give a byte-identical file (no timestamps or random UUIDs: the
 // store UUID is derived from the inputs); the output path never holds a half-built file.
+import Crypto
 import Foundation
 import GraphStore
 import SeedImport
@@ -37,7 +38,7 @@ public struct SeedBuilder: Sendable {
     /// Builds the seed at `output` (default: the plan's `store:`), reporting the import's
     /// progress to `progress` (on another task, in order).
     ///
-    /// - Throws: ``SeedBuildError``, ``ImportFailure`` or ``PlanErrors``; the output is untouched.
+    /// - Throws: ``SeedBuildError``, `ImportFailure` or `PlanErrors` (from SeedImport); the output is untouched.
     public func build(
         to output: String? = nil, progress: @escaping @Sendable (ImportProgress) -> Void = { _ in }
     ) async throws -> Result {
@@ -46,9 +47,7 @@ public struct SeedBuilder: Sendable {
             throw SeedBuildError("no output: give -o or a store: in the plan")
         }
         let temporary = target + ".building"
-        for suffix in ["", "-wal", "-shm", "-journal"] {
-            try? FileManager.default.removeItem(atPath: temporary + suffix)
-        }
+        try? StoreFiles.remove(temporary)
         let checksums = try sourceChecksums(file.plan)
         var options = ImportOptions()
         options.store = temporary
@@ -76,9 +75,7 @@ public struct SeedBuilder: Sendable {
                 throw SeedBuildError("cannot move the built store to \(target): \(String(cString: strerror(errno)))")
             }
         } catch {
-            for suffix in ["", "-wal", "-shm", "-journal"] {
-                try? FileManager.default.removeItem(atPath: temporary + suffix)
-            }
+            try? StoreFiles.remove(temporary)
             throw error
         }
         return Result(report: report, path: target, checksum: try Self.checksum(ofFile: target))
@@ -96,13 +93,7 @@ public struct SeedBuilder: Sendable {
         if let version = plan.seedVersion { metadata["seed.version"] = version }
         try store.setMetadata(metadata)
         if try store.metadata()[StoreMetadata.Key.indexesPending] != nil { try store.createIndexes() }
-        let connection = try store.makeConnection()
-        try connection.execute("DROP TABLE IF EXISTS seedkit_undo")
-        try connection.execute("DELETE FROM sqlite_sequence WHERE name = 'seedkit_undo'")
-        try connection.execute("ANALYZE")
-        try connection.execute("VACUUM")
-        _ = try connection.setJournalMode(.delete)
-        connection.close()
+        try store.compactForShipping()
     }
 
     /// Checks every object of every entity against the model's rules, a page at a time.
@@ -134,8 +125,7 @@ public struct SeedBuilder: Sendable {
     /// A UUID derived from the model, the plan and the sources' contents.
     private func derivedUUID(plan: ImportPlan, checksums: [String: String]) throws -> UUID {
         let text = Self.json(checksums) + "\n" + (try String(contentsOfFile: planFile, encoding: .utf8))
-        let digest = SHA256Hasher.digest(of: Array(text.utf8))
-        var bytes = Array(digest.prefix(16))
+        var bytes = Array(SHA256.hash(data: Array(text.utf8)).prefix(16))
         bytes[6] = (bytes[6] & 0x0F) | 0x50  // version 5 style (name-based)
         bytes[8] = (bytes[8] & 0x3F) | 0x80  // RFC 4122 variant
         return UUID(
@@ -149,11 +139,11 @@ public struct SeedBuilder: Sendable {
     static func checksum(ofFile path: String) throws -> String {
         guard let handle = FileHandle(forReadingAtPath: path) else { throw SeedBuildError("cannot read \(path)") }
         defer { try? handle.close() }
-        var hasher = SHA256Hasher()
+        var hasher = SHA256()
         while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-            chunk.withUnsafeBytes { hasher.update($0) }
+            hasher.update(data: chunk)
         }
-        return hasher.finalizeHex()
+        return hasher.finalize().hex
     }
 
     private static func json(_ values: [String: String]) -> String {

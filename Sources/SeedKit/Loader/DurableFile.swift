@@ -6,6 +6,7 @@
 // commit point, and the directory is synced after it); SQLite side files of an absent store are
 // removed before a new store is renamed into its place, so a stale WAL is never applied to it.
 import Foundation
+import GraphStore
 
 #if canImport(Glibc)
     import Glibc
@@ -132,7 +133,11 @@ enum DurableFile {
     /// SQLite side files of `destination`) and syncs the directory so the rename survives a
     /// power loss.
     static func install(_ temporary: String, at destination: String) throws {
-        for suffix in LoaderFiles.sideSuffixes { try remove(destination + suffix) }
+        do {
+            try StoreFiles.removeSideFiles(of: destination)
+        } catch let error as StoreError {
+            throw SeedLoadError(.fileSystem, error.description)
+        }
         guard rename(temporary, destination) == 0 else { throw failure("cannot move \(temporary) to", destination) }
         try syncDirectory(of: destination)
     }
@@ -143,11 +148,6 @@ enum DurableFile {
         guard descriptor >= 0 else { throw failure("cannot open", path) }
         defer { close(descriptor) }
         guard fsync(descriptor) == 0 else { throw failure("cannot sync", path) }
-    }
-
-    /// Removes the file at `path`; a missing file is fine.
-    static func remove(_ path: String) throws {
-        guard unlink(path) == 0 || errno == ENOENT else { throw failure("cannot remove", path) }
     }
 
     /// fsyncs the directory holding `path` (its entries, such as a rename).

@@ -4,14 +4,12 @@
 // (so a rename is atomic and never crosses file systems); they are only ever created by a
 // loader holding the directory lock, so one found while holding it is a leftover.
 import Foundation
+import GraphStore
 
 /// The paths a ``SeedLoader`` uses for one user store.
 struct LoaderFiles: Sendable {
     /// The user's store.
     let store: String
-
-    /// SQLite's side files of a database (`-wal`, `-shm`, `-journal`).
-    static let sideSuffixes = ["-wal", "-shm", "-journal"]
 
     /// The directory holding the store (created when missing).
     var directory: String {
@@ -31,9 +29,10 @@ struct LoaderFiles: Sendable {
     /// Removes what a killed launch may have left: the temporary copy and the private seed copy,
     /// with their side files.
     func removeLeftovers() throws {
-        for path in [temporaryCopy, mergeSource] {
-            try DurableFile.remove(path)
-            for suffix in Self.sideSuffixes { try DurableFile.remove(path + suffix) }
+        do {
+            for path in [temporaryCopy, mergeSource] { try StoreFiles.remove(path) }
+        } catch let error as StoreError {
+            throw SeedLoadError(.fileSystem, error.description)
         }
     }
 

@@ -15,6 +15,8 @@
 // deciding; an incompatible seed model is reported before anything is written.
 import Foundation
 import GraphStore
+import ModelFiles
+import Logging
 import SeedImport
 
 /// Prepares the user's store at app start-up from the seed the app ships with.
@@ -53,7 +55,7 @@ public final class SeedLoader: Sendable {
         (progress, continuation) = AsyncStream.makeStream(of: Progress.self, bufferingPolicy: .bufferingNewest(64))
     }
 
-    /// Brings the seed into the user's store as docs/FirstLaunch.md decides (see ``Outcome``).
+    /// Brings the seed into the user's store, deciding from the store's metadata what to do (see ``Outcome``).
     ///
     /// - Throws: ``SeedLoadError`` (incompatible model, no version to compare, a file error),
     ///   `CancellationError`, or the merge's or import's error; the user's store is then as it
@@ -92,7 +94,7 @@ public final class SeedLoader: Sendable {
             let seedMetadata = try PersistentStore.metadata(at: seedPath)
             try requireCompatible(ModelFingerprint(metadata: seedMetadata, owner: "the seed \(seedPath)"), with: nil)
             let emit = self.emit
-            try await LoaderThread.run {
+            try await BlockingWork.run(name: "seedkit.loader") { _ in
                 try DurableFile.copy(from: seedPath, to: files.temporaryCopy, sync: true) { copied, total, chunk in
                     emit(Progress(phase: .copying, completed: copied, total: total, step: chunk))
                     try cancellation.check()
@@ -116,7 +118,7 @@ public final class SeedLoader: Sendable {
         try requireCompatible(ModelFingerprint(metadata: seed, owner: "the seed \(seedPath)"), with: storeMetadata)
         let merge = SeedMerge(
             files: files, seed: seedPath, version: version, options: options, cancellation: cancellation, emit: emit)
-        let report = try await LoaderThread.run { try merge.run() }
+        let report = try await BlockingWork.run(name: "seedkit.loader") { _ in try merge.run() }
         return .merged(version: version, report: report)
     }
 
@@ -152,7 +154,9 @@ public final class SeedLoader: Sendable {
 
     /// The outcome when the store's version means there is nothing to do, else nil.
     private func nothingToDo(storeVersion: String?, seedVersion: String) -> Outcome? {
-        switch SeedVersionOrder(store: storeVersion, seed: seedVersion) {
+        let order = SeedVersionOrder(store: storeVersion, seed: seedVersion)
+        loaderLog.debug("store \(store) at seed version \(storeVersion ?? "-"), seed \(seedVersion): \(order)")
+        return switch order {
         case .same: .upToDate(version: seedVersion)
         case .newer: .storeIsNewer(store: storeVersion ?? "", seed: seedVersion)
         case .missing, .older, .different: nil

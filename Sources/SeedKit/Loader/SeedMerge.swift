@@ -1,9 +1,8 @@
 // The merge of a newer seed store into the user's store (docs/FirstLaunch.md): a deep copy from a private
 // copy of the seed, objects matched by key with the caller's conflict policy, and `seed.version`
 // written in the transaction that ends the copy's run.
-// Cancellation without a cancellation hook in DeepCopier: the progress callback (which runs
-// between batches) empties the private seed copy, so the copier's next read of the seed fails at
-// once and DeepCopier undoes its run, as on any error. Only the private copy is touched.
+// Cancellation: the merge runs on a BlockingWork thread, so cancelling the loader's task reaches
+// the deep copy, which stops before its next batch and undoes its run.
 // Invariants: the user's store holds either its state before the merge or the complete merge
 // with the new version (the copy is one run of the store's run journal: a failure, a
 // cancellation or a kill leaves whole batches plus their undo log, and the next merge undoes a
@@ -37,11 +36,7 @@ struct SeedMerge {
         copyOptions.onConflict = options.onConflict
         if let batchSize = options.batchSize { copyOptions.batchSize = max(1, batchSize) }
         copyOptions.completionMetadata = ["seed.version": version]
-        let sourceCopy = files.mergeSource
-        copyOptions.progress = { [emit, cancellation] report in
-            emit(counter.update(report))
-            if cancellation.isCancelled { truncate(sourceCopy, 0) }
-        }
+        copyOptions.progress = { [emit] report in emit(counter.update(report)) }
         try cancellation.check()
         do {
             return try DeepCopier(from: source, to: target, options: copyOptions).run()
@@ -55,7 +50,6 @@ struct SeedMerge {
 
     /// Undoes the run left active in `store` by a merge (or import) that was killed or failed.
     static func undoInterruptedRun(in store: PersistentStore) throws {
-        let context = try ObjectContext(store: store)
-        if let run = try context.activeRun() { try context.undoRun(run) }
+        try ObjectContext(store: store).undoLeftoverRun()
     }
 }

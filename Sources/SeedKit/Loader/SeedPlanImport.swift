@@ -27,7 +27,7 @@ struct SeedPlanImport {
         let report = try await run(importOptions)
         let files = self.files
         let cancellation = self.cancellation
-        try await LoaderThread.run {
+        try await BlockingWork.run(name: "seedkit.loader") { _ in
             do {
                 try cancellation.check()
                 try DurableFile.sync(files.temporaryCopy)

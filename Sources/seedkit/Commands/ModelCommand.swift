@@ -1,8 +1,11 @@
-// `seedkit model MODEL [--json]`: load, validate and summarise a model (an Xcode model, a model
-// file, or a store, which carries its model).
+// `seedkit model MODEL [--model-version NAME | --versions] [--json]`: load, validate and summarise a
+// model (an Xcode model, a model file, a versions file, or a store, which carries its model) with
+// SeedKit's hashes and Core Data's version hashes; or list the versions of a versioned model.
 import ArgumentParser
 import Foundation
 import GraphStore
+import ModelFiles
+import SeedKitCodegen
 
 /// Loads a model and prints its entities, counts, constraints and hash.
 struct ModelCommand: ParsableCommand {
@@ -12,26 +15,54 @@ struct ModelCommand: ParsableCommand {
         discussion: """
             MODEL is an Xcode model (.xcdatamodeld, .xcdatamodel or its contents file), a model \
             file (.json, .yaml, .yml), or a SeedKit store (which carries its model; any SQLite file, \
-            whatever its name).
+            whatever its name). A versioned model (.xcdatamodeld, or a versions file) gives its \
+            current version unless --model-version names another; --versions lists them all.
             """)
 
     @Argument(help: "The model or store to load.")
     var model: String
 
+    @Option(help: "The version of a versioned model to load (an .xcdatamodeld's folder name without .xcdatamodel).")
+    var modelVersion: String?
+
+    @Flag(help: "List the versions of a versioned model with their hashes, marking the current one.")
+    var versions = false
+
     @Flag(help: "Print the summary as JSON on standard output.")
     var json = false
 
+    @Option(help: "Print a diagram of the model instead: mermaid (a class diagram) or dot (Graphviz).")
+    var format: ModelDiagram.Format?
+
+    func validate() throws {
+        if versions && modelVersion != nil {
+            throw ValidationError("--versions lists every version: drop --model-version")
+        }
+        if json && format != nil { throw ValidationError("--json and --format cannot be combined") }
+        if versions && format != nil { throw ValidationError("--versions and --format cannot be combined") }
+    }
+
     func run() throws {
-        let loaded: ObjectModel
         do {
-            loaded = try ModelSource.load(model)
+            if versions {
+                let set = try ModelVersionSet.load(from: model)
+                if json { try JSONOutput.print(VersionsSummary(set)) } else { print(VersionsSummary(set).text) }
+                return
+            }
+            let loaded =
+                try modelVersion.map { try ModelVersionSet.load(from: model).model(named: $0) }
+                ?? ModelSource.load(model)
+            if let format {
+                print(ModelDiagram.text(of: loaded, format: format), terminator: "")
+            } else if json {
+                try JSONOutput.print(ModelSummary(loaded))
+            } else {
+                print(ModelSummary(loaded).text)
+            }
+        } catch let error as ExitCode {
+            throw error
         } catch {
             throw DataFailure.exit("\(error)")
-        }
-        if json {
-            try JSONOutput.print(ModelSummary(loaded))
-        } else {
-            print(ModelSummary(loaded).text)
         }
     }
 }
@@ -78,15 +109,21 @@ struct ModelSummary: Encodable {
         var parent: String?
         var abstract: Bool
         var hash: String
+        var coreDataVersionHash: String
     }
 
     var name: String
     var hash: String
+    var coreDataVersionHashesDigest: String
+    var coreDataVersionChecksum: String
     var entities: [String: EntitySummary]
 
     init(_ model: ObjectModel) {
         name = model.name
         hash = model.versionHash
+        let coreData = model.coreDataVersionHashes
+        coreDataVersionHashesDigest = coreData.digest
+        coreDataVersionChecksum = coreData.checksum
         var entities: [String: EntitySummary] = [:]
         for entity in model.entities {
             entities[entity.name] = EntitySummary(
@@ -96,7 +133,8 @@ struct ModelSummary: Encodable {
                 uniqueConstraints: entity.uniqueConstraints,
                 parent: entity.parentIndex.map { model.entities[$0].name },
                 abstract: entity.isAbstract,
-                hash: entity.versionHash)
+                hash: entity.versionHash,
+                coreDataVersionHash: coreData.entityHashes[entity.name]?.base64EncodedString() ?? "")
         }
         self.entities = entities
     }
@@ -118,7 +156,10 @@ struct ModelSummary: Encodable {
 
     /// A human-readable summary, one line per entity.
     var text: String {
-        var lines = ["model \(name) (\(counted(entities.count, "entity", "entities"))) hash \(hash.prefix(16))"]
+        var lines = [
+            "model \(name) (\(counted(entities.count, "entity", "entities"))) hash \(hash.prefix(16))"
+                + " Core Data checksum \(coreDataVersionChecksum)"
+        ]
         for (entityName, entity) in entities.sorted(by: { $0.key < $1.key }) {
             var line = "  \(entityName)"
             if let parent = entity.parent { line += " : \(parent)" }
@@ -131,6 +172,48 @@ struct ModelSummary: Encodable {
                     + entity.uniqueConstraints.map { "[" + $0.joined(separator: ", ") + "]" }.joined(separator: " ")
             }
             lines.append(line)
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// What `seedkit model --versions` prints: each version's hashes, and which one is current.
+struct VersionsSummary: Encodable {
+    struct VersionSummary: Encodable {
+        var name: String
+        var current: Bool
+        var hash: String
+        var coreDataVersionHashesDigest: String
+        var coreDataVersionChecksum: String
+    }
+
+    var name: String
+    var current: String?
+    var versions: [VersionSummary]
+
+    init(_ set: ModelVersionSet) {
+        name = set.versions[0].model.name
+        current = set.currentName
+        versions = set.versions.map { version in
+            let coreData = version.model.coreDataVersionHashes
+            return VersionSummary(
+                name: version.name, current: version.name == set.currentName, hash: version.model.versionHash,
+                coreDataVersionHashesDigest: coreData.digest, coreDataVersionChecksum: coreData.checksum)
+        }
+    }
+
+    /// One line per version: `*` marks the current one.
+    var text: String {
+        var lines = [
+            "model \(name): \(counted(versions.count, "version")), "
+                + (current.map { "current \($0)" } ?? "no current version (.xccurrentversion names none)")
+        ]
+        let width = versions.map(\.name.count).max() ?? 0
+        for version in versions {
+            let padded = version.name.padding(toLength: width, withPad: " ", startingAt: 0)
+            lines.append(
+                "\(version.current ? "*" : " ") \(padded)  hash \(version.hash.prefix(16))"
+                    + "  Core Data checksum \(version.coreDataVersionChecksum)")
         }
         return lines.joined(separator: "\n")
     }

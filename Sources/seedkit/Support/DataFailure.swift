@@ -9,8 +9,14 @@ import Foundation
 enum DataFailure {
     /// Writes `seedkit: <message>` to standard error and returns `ExitCode(1)` to throw.
     static func exit(_ message: String) -> ExitCode {
+        report(message)
+        return ExitCode(1)
+    }
+
+    /// Writes `seedkit: <message>` to standard error as one line, for a failure among several
+    /// (each broken record `check` lists) before the command exits with `exit`.
+    static func report(_ message: String) {
         let line = "seedkit: " + String(message.map { $0.isNewline ? " " : $0 }) + "\n"
         FileHandle.standardError.write(Data(line.utf8))
-        return ExitCode(1)
     }
 }

@@ -69,7 +69,11 @@ import Testing
         #expect(result.changes.updated.isEmpty)
         #expect(try fixture.names("TRUEPREDICATE") == ["Ada", "Bea", "Cal", "Dee"])
         let joinRows = try fixture.context.readRows { connection in
-            try connection.rows(SQLQuery("SELECT COUNT(*) FROM Person_projects")) { $0.int(0) }
+            try connection.rows(
+                SQLQuery("SELECT COUNT(*) FROM Person_projects"), encoding: fixture.context.layout.values
+            ) {
+                $0.int(0)
+            }
         }
         #expect(joinRows == [4])  // Apollo: Bea, Dee; Borealis: Cal, Dee
 
@@ -185,7 +189,9 @@ import Testing
         #expect(titles.sorted() == ["South-1-1", "South-1-2", "South-1-3", "South-2-1", "South-2-2", "South-2-3"])
         // The tag stays (nullify), linked to the six books left.
         let joinRows = try context.readRows { connection in
-            try connection.rows(SQLQuery("SELECT COUNT(*) FROM Book_tags")) { $0.int(0) }
+            try connection.rows(SQLQuery("SELECT COUNT(*) FROM Book_tags"), encoding: context.layout.values) {
+                $0.int(0)
+            }
         }
         #expect(joinRows == [6])
         #expect(try context.count(for: FetchRequest(entityName: "Tag")) == 1)

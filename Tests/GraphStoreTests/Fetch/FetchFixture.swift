@@ -68,7 +68,7 @@ struct FetchFixture {
 
     /// The ID of row `pk` of `entity`.
     func id(_ entity: String, _ pk: Int64) throws -> ObjectID {
-        ObjectID(storeUUID: storeUUID, entityID: try self.entity(entity).storeID, key: pk)
+        ObjectID(storeUUID: storeUUID, entityID: store.layout.number(of: try self.entity(entity)), key: pk)
     }
 
     /// Inserts a row of `entityName` with attribute values and to-one foreign keys (as `.integer`).
@@ -78,23 +78,23 @@ struct FetchFixture {
         let columns = (["pk", "ent", "opt"] + names.map(SQLiteIdentifier.quote)).joined(separator: ", ")
         let parameters = Array(repeating: "?", count: names.count + 3).joined(separator: ", ")
         let insert = try connection.prepare(
-            "INSERT INTO \(SQLiteIdentifier.quote(entity.tableName))(\(columns)) VALUES (\(parameters))")
+            "INSERT INTO \(SQLiteIdentifier.quote(store.layout.table(of: entity)))(\(columns)) VALUES (\(parameters))")
         insert.bind(pk, at: 1)
-        insert.bind(entity.storeID, at: 2)
+        insert.bind(store.layout.number(of: entity), at: 2)
         insert.bind(Int64(1), at: 3)
         for (index, name) in names.enumerated() {
-            insert.bind(values[name] ?? nil, at: Int32(index + 4))
+            insert.bind(values[name] ?? nil, at: Int32(index + 4), encoding: store.layout.values)
         }
         try insert.execute()
         let object = FixtureObject(id: try id(entityName, pk), entity: entity, values: values.compactMapValues { $0 })
-        objects[entity.tableName, default: [:]][pk] = object
+        objects[store.layout.table(of: entity), default: [:]][pk] = object
     }
 
     /// Runs a query and returns the first column of each row.
     func integers(_ query: SQLQuery) throws -> [Int64] {
         let statement = try connection.prepare(query.sql)
         for (index, value) in query.bindings.enumerated() {
-            statement.bind(value, at: Int32(index + 1))
+            statement.bind(value, at: Int32(index + 1), encoding: store.layout.values)
         }
         var result: [Int64] = []
         while try statement.step() { result.append(statement.int64(0)) }
@@ -103,7 +103,7 @@ struct FetchFixture {
 
     /// The pks `request` selects, in order.
     func pks(_ request: FetchRequest) throws -> [Int64] {
-        try integers(FetchQueryBuilder(model: model, request: request).selectQuery(columns: ["t0.pk"]))
+        try integers(FetchQueryBuilder(layout: store.layout, request: request).selectQuery(columns: ["t0.pk"]))
     }
 
     /// The pks of `entity` rows matching `predicate`, in pk order.
@@ -118,13 +118,13 @@ struct FetchFixture {
 
     /// The in-memory mirror of the row `pk` of the table of `entity`, with to-one relationships resolved.
     func object(_ entity: String, _ pk: Int64) throws -> FixtureObject {
-        try #require(objects[try self.entity(entity).tableName]?[pk])
+        try #require(objects[store.layout.table(of: try self.entity(entity))]?[pk])
     }
 
     /// The mirrors of every row of `entity`'s table that are of a kind `entity` includes.
     func objects(of entityName: String) throws -> [FixtureObject] {
         let entity = try self.entity(entityName)
-        return (objects[entity.tableName] ?? [:]).values.filter { $0.entity.isKind(of: entity) }
+        return (objects[store.layout.table(of: entity)] ?? [:]).values.filter { $0.entity.isKind(of: entity) }
             .sorted { $0.id.key < $1.id.key }
     }
 
@@ -139,7 +139,7 @@ struct FetchFixture {
         for relationship in object.entity.relationships where !relationship.isToMany {
             guard case .integer(let key)? = object.values[relationship.name] else { continue }
             let destination = model.destination(of: relationship)
-            object.related[relationship.name] = try objects[destination.tableName]?[key].map(resolved)
+            object.related[relationship.name] = try objects[store.layout.table(of: destination)]?[key].map(resolved)
             object.values[relationship.name] = nil
         }
         return object

@@ -130,7 +130,7 @@ import Testing
         #expect(try fixture.pks(format: "SELF == %@", try fixture.id("Perishable", 5)) == [5])
         #expect(try fixture.pks("Unit", format: "location != nil") == [1])
         let query = try FetchQueryBuilder(
-            model: fixture.model,
+            layout: fixture.store.layout,
             request: FetchRequest(
                 entityName: "Product",
                 predicate: try FetchPredicate(format: "unit.name == 'kg' AND unit.location.aisle == 'A1'"))
@@ -153,11 +153,11 @@ import Testing
         #expect(try fixture.pks(request) == [3, 2])
         request.fetchLimit = nil
         #expect(try fixture.pks(request) == [3, 2, 1, 5, 4])
-        let builder = try FetchQueryBuilder(model: fixture.model, request: request)
+        let builder = try FetchQueryBuilder(layout: fixture.store.layout, request: request)
         #expect(try fixture.integers(builder.selectQuery(columns: ["t0.pk"], applyingLimit: false)).count == 6)
         request.fetchLimit = 3
         request.predicate = try FetchPredicate(format: "unit.name == 'kg' OR price > 5")
-        let counting = try FetchQueryBuilder(model: fixture.model, request: request)
+        let counting = try FetchQueryBuilder(layout: fixture.store.layout, request: request)
         #expect(try fixture.integers(counting.countQuery()) == [2])
         #expect(try fixture.integers(counting.countQuery(applyingLimit: false)) == [3])
         #expect(try !counting.countQuery().sql.contains("ORDER BY"))
@@ -169,7 +169,7 @@ import Testing
         var request = FetchRequest(entityName: "Product")
         request.includesSubentities = false
         #expect(try fixture.pks(request) == [1, 2, 3, 4])
-        let all = try FetchQueryBuilder(model: fixture.model, request: FetchRequest(entityName: "Product"))
+        let all = try FetchQueryBuilder(layout: fixture.store.layout, request: FetchRequest(entityName: "Product"))
         #expect(try !all.selectQuery(columns: ["t0.pk"]).sql.contains("ent"))
         #expect(try fixture.pks("Perishable", format: "expires == nil AND price > 6") == [6])
     }
@@ -179,7 +179,8 @@ import Testing
         let request = FetchRequest(
             entityName: "Product",
             predicate: try FetchPredicate(format: "name == %@ AND unit.name == 'kg'", "x' OR 1=1 --"))
-        let query = try FetchQueryBuilder(model: fixture.model, request: request).selectQuery(columns: ["t0.pk"])
+        let query = try FetchQueryBuilder(layout: fixture.store.layout, request: request).selectQuery(columns: ["t0.pk"]
+        )
         #expect(!query.sql.contains("x'"))
         #expect(!query.sql.contains("kg"))
         #expect(query.sql.contains(#"FROM "Product" t0 LEFT JOIN "Unit" t1 ON t1.pk = t0."unit""#))
@@ -189,9 +190,10 @@ import Testing
 
     @Test func errors() throws {
         let model = try FetchFixture.makeModel()
+        let layout = StoreLayout(model: model, rules: SeedKitLayout())
         func build(_ format: String, _ arguments: any PredicateArgument..., entity: String = "Product") throws {
             _ = try FetchQueryBuilder(
-                model: model,
+                layout: layout,
                 request: FetchRequest(
                     entityName: entity, predicate: try FetchPredicate(format: format, argumentArray: arguments)))
         }
@@ -218,11 +220,11 @@ import Testing
         #expect(throws: FetchError.self) { try build("quantity IN 3") }
         #expect(throws: FetchError.unsubstitutedVariable("LIMIT")) { try build("price < $LIMIT") }
         var request = FetchRequest(entityName: "Product", sortDescriptors: [FetchSortDescriptor("unit")])
-        #expect(throws: FetchError.self) { _ = try FetchQueryBuilder(model: model, request: request) }
+        #expect(throws: FetchError.self) { _ = try FetchQueryBuilder(layout: layout, request: request) }
         request.sortDescriptors = []
         request.fetchOffset = -1
         #expect(throws: FetchError.invalidRequest("negative fetch offset")) {
-            _ = try FetchQueryBuilder(model: model, request: request)
+            _ = try FetchQueryBuilder(layout: layout, request: request)
         }
         let message = FetchError.unknownKeyPath(entity: "Item", keyPath: "foo").description
         #expect(message == #"unknown key path "Item.foo""#)

@@ -51,14 +51,5 @@ import Testing
                 return entity
             })
         #expect(stripped.versionHash == model.versionHash)
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/XcodeModels/Library.xcdatamodel")
-        let publisher = try #require(try XcodeModelReader.readModel(at: url).entity(named: "Publisher"))
-        #expect(
-            publisher.declaration.fetchedProperties == [
-                FetchedPropertyDescription(
-                    name: "recentBooks", entity: "Book",
-                    predicateFormat: "publisher == $FETCH_SOURCE AND published > $NOW")
-            ])
     }
 }

@@ -24,6 +24,21 @@ import Testing
         #expect(first.versionHash.count == 64)
     }
 
+    /// The hashes stores carry must never change for the same schema: the canonical text and
+    /// its SHA-256 are pinned (computed independently of SeedKit).
+    @Test func theHashOfAKnownSchemaIsPinned() throws {
+        let item = EntityDescription(
+            name: "Item", attributes: [AttributeDescription(name: "sku", type: .string, isOptional: false)],
+            uniqueConstraints: [["sku"]])
+        let model = try ObjectModel(name: "Pinned", entities: [item])
+        #expect(
+            ModelHasher.canonicalText(of: item)
+                == "entity Item\nparent -\nabstract false\nattribute sku string optional=false transient=false"
+                + " indexed=false external=false codec=-\nunique sku")
+        #expect(model.entities[0].versionHash == "0db1578ea8f985c640a92c3b172bee56624453f758b62009f1a96dbb14bf667a")
+        #expect(model.versionHash == "519a0cf80fd9fa05b171132bb4aed7deafa3f2c899bea197662f81775deadfb6")
+    }
+
     @Test func hashChangesWithEveryStoreShapingChange() throws {
         let base = CatalogModel.declaration()
         let baseHash = try base.build().versionHash
@@ -298,24 +313,16 @@ import Testing
         #expect(first.versionHash == second.versionHash)
     }
 
-    @Test func aModelFileAndTheBuilderGiveTheSameHash() throws {
-        let yaml = """
-            name: FromFile
-            entities:
-              Item:
-                relationships:
-                  unit: {destination: Unit, inverse: items}
-                attributes:
-                  price: double
-                  sku: {type: string, optional: false}
-                unique: [[sku]]
-              Unit:
-                attributes:
-                  name: string
-                relationships:
-                  items: {destination: Item, inverse: unit, toMany: true, ordered: true}
+    @Test func aJSONModelFileAndTheBuilderGiveTheSameHash() throws {
+        let json = """
+            {"name": "FromFile", "entities": {
+              "Item": {"relationships": {"unit": {"destination": "Unit", "inverse": "items"}},
+                       "attributes": {"price": "double", "sku": {"type": "string", "optional": false}},
+                       "unique": [["sku"]]},
+              "Unit": {"attributes": {"name": "string"},
+                       "relationships": {"items": {"destination": "Item", "inverse": "unit", "toMany": true, "ordered": true}}}}}
             """
-        let fromFile = try ModelFile.parse(yaml, syntax: .yaml, source: "Model.yaml").objectModel(source: "Model.yaml")
+        let fromFile = try ModelFile.parse(json, source: "Model.json").objectModel(source: "Model.json")
         let built = try ModelBuilder("FromBuilder")
             .entity("Unit") { unit in
                 unit.attribute("name", .string)

@@ -2,6 +2,8 @@
 // (including their -wal, -shm and -journal companions) and unique in-memory database names.
 import Foundation
 
+@testable import GraphStore
+
 /// A path for a database file in the temporary directory, removed with its companions by `remove()`.
 struct TemporaryDatabasePath {
     let path: String
@@ -13,9 +15,7 @@ struct TemporaryDatabasePath {
     }
 
     func remove() {
-        for suffix in ["", "-wal", "-shm", "-journal"] {
-            try? FileManager.default.removeItem(atPath: path + suffix)
-        }
+        try? StoreFiles.remove(path)
     }
 
     func size(suffix: String) -> Int? {

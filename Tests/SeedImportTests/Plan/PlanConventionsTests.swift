@@ -1,5 +1,6 @@
 // Tests for the model conventions of docs/PlanFormat.md (mappedKeyName, relatedByAttribute, unique
-// constraints) and the small helpers behind plan messages: suggestions and first-bytes sniffing.
+// constraints) and the small helpers behind plan messages: suggestions and first-bytes sniffing
+// (of gzip files inflated).
 import Foundation
 import GraphStore
 import RecordReaders
@@ -233,5 +234,16 @@ struct PlanConventionsTests {
             mismatch("<?xml version=\"1.0\"?>", .tsv)
                 == "starts with '<?xml versio', so it is not tsv (it looks like XML)")
         #expect(mismatch("a,b\n", .json) == "starts with 'a,b', so it is not json (it looks like CSV or text)")
+    }
+
+    @Test func sniffsAGzipFileInflated() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("sniff-\(UUID().uuidString).json.gz")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let compressed = try #require(GzipCompression.compress(Array("{\"items\": []}".utf8)))
+        try Data(compressed).write(to: file)
+        #expect(PlanSourceSniffer.mismatch(at: file.path, format: .json) == nil)
+        #expect(
+            PlanSourceSniffer.mismatch(at: file.path, format: .xml)
+                == "starts with '{\"items\": []', so it is not xml (it looks like JSON)")
     }
 }

@@ -10,7 +10,7 @@
 /// Builds the SQL of a fetch.
 ///
 /// ```swift
-/// let builder = try FetchQueryBuilder(model: model, request: request)
+/// let builder = try FetchQueryBuilder(layout: store.layout, request: request)
 /// let query = try builder.selectQuery(columns: ["t0.pk", "t0.ent"])
 /// // SELECT t0.pk, t0.ent FROM "Item" t0 LEFT JOIN "Unit" t1 ON t1.pk = t0."unit"
 /// //   WHERE t1."name" = ? ORDER BY t0."name", t0.pk LIMIT ? OFFSET ?
@@ -20,7 +20,7 @@ struct FetchQueryBuilder {
     /// The alias of the fetched entity's root table in every query.
     static let rootAlias = SQLKeyPathResolver.rootAlias
 
-    let model: ObjectModel
+    let layout: StoreLayout
     let request: FetchRequest
     /// The fetched entity.
     let entity: ModelEntity
@@ -35,24 +35,24 @@ struct FetchQueryBuilder {
     /// The columns, grouping and HAVING of a dictionary fetch; nil without `propertiesToFetch`.
     let dictionaryPlan: DictionaryPlan?
 
-    /// Checks `request` against `model` and prepares its SQL.
+    /// Checks `request` against the layout's model and prepares its SQL.
     ///
     /// - Throws: ``FetchError`` for an unknown entity or key path, a key path through a to-many
     ///   relationship, a type mismatch, an unsubstituted `$VARIABLE`, or a negative limit or offset.
-    init(model: ObjectModel, request: FetchRequest) throws {
-        guard let entity = model.entity(named: request.entityName) else {
+    init(layout: StoreLayout, request: FetchRequest) throws {
+        guard let entity = layout.model.entity(named: request.entityName) else {
             throw FetchError.unknownEntity(request.entityName)
         }
         guard request.fetchOffset >= 0 else { throw FetchError.invalidRequest("negative fetch offset") }
         if let limit = request.fetchLimit, limit < 0 { throw FetchError.invalidRequest("negative fetch limit") }
-        self.model = model
+        self.layout = layout
         self.request = request
         self.entity = entity
 
-        var translator = PredicateSQLTranslator(resolver: SQLKeyPathResolver(model: model, entity: entity))
+        var translator = PredicateSQLTranslator(resolver: SQLKeyPathResolver(layout: layout, entity: entity))
         var conditions: [SQLQuery] = []
         if let filter = Self.entityFilter(
-            model: model, entity: entity, includesSubentities: request.includesSubentities)
+            layout: layout, entity: entity, includesSubentities: request.includesSubentities)
         {
             conditions.append(SQLQuery(filter))
         }
@@ -65,16 +65,17 @@ struct FetchQueryBuilder {
             request.propertiesToFetch.isEmpty ? nil : try DictionaryPlan(request: request, translator: &translator)
         self.orderTerms =
             try request.sortDescriptors.map { try Self.orderTerm($0, resolver: &translator.resolver) }
-            + ["\(Self.rootAlias).pk"]
+            + ["\(Self.rootAlias).\(layout.keyColumn)"]
         self.joins = translator.resolver.joins.map(\.sql)
     }
 
     /// `t0.ent IN (…)` when the root table also holds entities the request excludes; nil otherwise.
-    private static func entityFilter(model: ObjectModel, entity: ModelEntity, includesSubentities: Bool) -> String? {
-        let kinds = includesSubentities ? entity.kindStoreIDs : [entity.storeID]
-        guard Set(kinds) != Set(model.root(of: entity).kindStoreIDs) else { return nil }
-        if kinds.count == 1 { return "\(rootAlias).ent = \(kinds[0])" }
-        return "\(rootAlias).ent IN (" + kinds.map(String.init).joined(separator: ", ") + ")"
+    private static func entityFilter(layout: StoreLayout, entity: ModelEntity, includesSubentities: Bool) -> String? {
+        let kinds = includesSubentities ? layout.kindNumbers(of: entity) : [layout.number(of: entity)]
+        guard Set(kinds) != Set(layout.kindNumbers(of: layout.model.root(of: entity))) else { return nil }
+        let column = "\(rootAlias).\(layout.entityColumn)"
+        if kinds.count == 1 { return "\(column) = \(kinds[0])" }
+        return "\(column) IN (" + StoreLayout.list(kinds) + ")"
     }
 
     /// One `ORDER BY` term: the attribute column (a Decimal cast to REAL, text folded when the
@@ -143,7 +144,7 @@ struct FetchQueryBuilder {
 
     /// ` FROM "Table" t0 [joins] [WHERE …]`.
     private func fromAndWhere(joinCount: Int) -> SQLQuery {
-        var query = SQLQuery(" FROM \(SQLiteIdentifier.quote(entity.tableName)) \(Self.rootAlias)")
+        var query = SQLQuery(" FROM \(SQLiteIdentifier.quote(layout.table(of: entity))) \(Self.rootAlias)")
         for join in joins.prefix(joinCount) { query.append(" " + join) }
         if !conditions.isEmpty {
             query.append(" WHERE ")

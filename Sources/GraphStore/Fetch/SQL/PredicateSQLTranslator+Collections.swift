@@ -168,7 +168,7 @@ extension PredicateSQLTranslator {
     /// A new subquery over the members of `hop` (aliases s1, s2, … in the order they are made).
     private mutating func makeScope(_ hop: SQLKeyPathResolver.CollectionHop) throws -> SQLCollectionScope {
         subqueryCount += 1
-        return try SQLCollectionScope(model: model, hop: hop, alias: "s\(subqueryCount)")
+        return try SQLCollectionScope(layout: resolver.layout, hop: hop, alias: "s\(subqueryCount)")
     }
 
     /// Runs `body` on the resolver of the fetched object (`variable` nil) or of a variable's members.

@@ -35,7 +35,7 @@ struct PredicateSQLTranslator {
         self.resolver = resolver
     }
 
-    var model: ObjectModel { resolver.model }
+    var model: ObjectModel { resolver.layout.model }
 
     /// The condition for `predicate`.
     mutating func condition(_ predicate: FetchPredicate) throws -> SQLCondition {
@@ -357,9 +357,7 @@ struct PredicateSQLTranslator {
             if let text = coerced.predicateText { return .string(StringFolding.fold(text, options: context.options)) }
             return coerced
         case (.object(let id), .objects(let rootIndex, _)):
-            guard id.entityID >= 1, id.entityID <= model.entities.count,
-                model.entities[Int(id.entityID) - 1].rootIndex == rootIndex
-            else {
+            guard let entity = resolver.layout.entity(number: id.entityID), entity.rootIndex == rootIndex else {
                 throw FetchError.typeMismatch(
                     keyPath: context.kind.keyPath, expected: context.kind.expectation, found: "the object \(id)")
             }

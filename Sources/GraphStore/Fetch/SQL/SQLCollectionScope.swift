@@ -8,7 +8,7 @@
 /// A to-many relationship's members, correlated with their owner, for EXISTS and scalar subqueries.
 ///
 /// ```swift
-/// var scope = SQLCollectionScope(model: model, hop: hop, alias: "s1")
+/// var scope = SQLCollectionScope(layout: layout, hop: hop, alias: "s1")
 /// let age = try scope.resolver.resolve("age")
 /// scope.query(selecting: "COUNT(*)", where: [condition])
 /// // (SELECT COUNT(*) FROM "Person" s1 WHERE s1."manager" = t0.pk AND …)
@@ -22,10 +22,10 @@ struct SQLCollectionScope {
     private let correlation: String
 
     /// The members of `hop.relationship` owned by the row whose key is in `hop.ownerColumn`.
-    init(model: ObjectModel, hop: SQLKeyPathResolver.CollectionHop, alias: String) throws {
-        let destination = model.destination(of: hop.relationship)
-        let table = SQLiteIdentifier.quote(destination.tableName)
-        switch hop.relationship.storage {
+    init(layout: StoreLayout, hop: SQLKeyPathResolver.CollectionHop, alias: String) throws {
+        let destination = layout.model.destination(of: hop.relationship)
+        let table = SQLiteIdentifier.quote(layout.table(of: destination))
+        switch layout.storage(of: hop.relationship) {
         case .inverseForeignKey(let column, _):
             from = " FROM \(table) \(alias)"
             correlation = "\(alias).\(SQLiteIdentifier.quote(column)) = \(hop.ownerColumn)"
@@ -33,12 +33,12 @@ struct SQLCollectionScope {
             let link = alias + "j"
             from =
                 " FROM \(SQLiteIdentifier.quote(joinTable)) \(link) JOIN \(table) \(alias)"
-                + " ON \(alias).pk = \(link).\(SQLiteIdentifier.quote(target))"
+                + " ON \(alias).\(layout.keyColumn) = \(link).\(SQLiteIdentifier.quote(target))"
             correlation = "\(link).\(SQLiteIdentifier.quote(source)) = \(hop.ownerColumn)"
         case .foreignKey, .transient:
             throw FetchError.invalidComparison("\(hop.relationship.name) is not a stored to-many relationship")
         }
-        resolver = SQLKeyPathResolver(model: model, entity: destination, alias: alias, joinPrefix: alias + "_")
+        resolver = SQLKeyPathResolver(layout: layout, entity: destination, alias: alias, joinPrefix: alias + "_")
     }
 
     /// `(SELECT selection FROM … [joins] WHERE correlation [AND conditions])`.

@@ -28,6 +28,9 @@ struct SQLKeyPathResolver {
     /// The alias of the fetched entity's table.
     static let rootAlias = "t0"
 
+    /// The model key paths are resolved in.
+    var model: ObjectModel { layout.model }
+
     /// The first to-many hop of a key path: the column holding the owner's primary key, the
     /// relationship, and the rest of the key path after it (empty when it ends there).
     struct CollectionHop {
@@ -36,7 +39,8 @@ struct SQLKeyPathResolver {
         let rest: String
     }
 
-    let model: ObjectModel
+    /// The store layout the SQL is for.
+    let layout: StoreLayout
     /// The entity key paths start from.
     let entity: ModelEntity
     /// The alias of `entity`'s table.
@@ -47,8 +51,8 @@ struct SQLKeyPathResolver {
     private(set) var joins: [Join] = []
 
     /// A resolver from `entity`'s table under `alias`, naming its joins `joinPrefix` 1, 2, ….
-    init(model: ObjectModel, entity: ModelEntity, alias: String = rootAlias, joinPrefix: String = "t") {
-        self.model = model
+    init(layout: StoreLayout, entity: ModelEntity, alias: String = rootAlias, joinPrefix: String = "t") {
+        self.layout = layout
         self.entity = entity
         self.alias = alias
         self.joinPrefix = joinPrefix
@@ -59,7 +63,7 @@ struct SQLKeyPathResolver {
     /// - Throws: ``FetchError`` for unknown keys, a to-many or transient relationship on the way
     ///   or at the end, or an attribute followed by more keys.
     mutating func resolve(_ path: String) throws -> ResolvedKeyPath {
-        if path == FetchExpression.selfKeyPath { return .object(entity, column: "\(self.alias).pk") }
+        if path == FetchExpression.selfKeyPath { return .object(entity, column: "\(self.alias).\(layout.keyColumn)") }
         let keys = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         var current = entity
         var alias = self.alias
@@ -70,13 +74,13 @@ struct SQLKeyPathResolver {
                     throw FetchError.unsupportedKeyPath(
                         entity: entity.name, keyPath: path, reason: "\"\(key)\" is transient and not stored")
                 }
-                return .attribute(attribute, column: "\(alias).\(quote(attribute.columnName))")
+                return .attribute(attribute, column: "\(alias).\(quote(layout.column(of: attribute)))")
             }
             guard let relationship = current.relationship(named: key) else {
                 throw FetchError.unknownKeyPath(entity: entity.name, keyPath: path)
             }
             let destination = model.destination(of: relationship)
-            switch relationship.storage {
+            switch layout.storage(of: relationship) {
             case .foreignKey(let column) where isLast:
                 return .object(destination, column: "\(alias).\(quote(column))")
             case .foreignKey(let column):
@@ -111,14 +115,14 @@ struct SQLKeyPathResolver {
                 current = model.destination(of: relationship)
                 continue
             }
-            if case .transient = relationship.storage {
+            if relationship.isTransient {
                 throw FetchError.unsupportedKeyPath(
                     entity: entity.name, keyPath: path, reason: "\"\(key)\" is transient and not stored")
             }
             let prefix = keys[..<index].joined(separator: ".")
             let owner: String
             if prefix.isEmpty {
-                owner = "\(alias).pk"
+                owner = "\(alias).\(layout.keyColumn)"
             } else if case .object(_, let column) = try resolve(prefix) {
                 owner = column
             } else {
@@ -135,7 +139,11 @@ struct SQLKeyPathResolver {
         if let index = joins.firstIndex(where: { $0.path == path }) { return "\(joinPrefix)\(index + 1)" }
         let alias = "\(joinPrefix)\(joins.count + 1)"
         joins.append(
-            Join(path: path, sql: "LEFT JOIN \(quote(destination.tableName)) \(alias) ON \(alias).pk = \(foreignKey)"))
+            Join(
+                path: path,
+                sql:
+                    "LEFT JOIN \(quote(layout.table(of: destination))) \(alias) ON \(alias).\(layout.keyColumn) = \(foreignKey)"
+            ))
         return alias
     }
 

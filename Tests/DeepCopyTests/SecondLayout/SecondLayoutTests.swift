@@ -1,0 +1,189 @@
+// A store in a second layout (UpperCaseLayout: other names, entity numbers, encodings, companion
+// columns and a key counter) works through the same code as SeedKit's own: contexts save,
+// fault, fetch with predicates and prefetch, batch requests and runs work on it, and its rows
+// hold what that layout says (dates since 2001, decimals as REAL, companion entity numbers,
+// Z_MAX). Deep copies between the two layouts convert in SQL, and StoreDiff finds the copies
+// equal to their sources, in both directions and for a merge into a changed store.
+import Foundation
+import GraphStore
+import Testing
+
+@testable import DeepCopy
+
+@Suite struct SecondLayoutTests {
+    static let planted = Date(timeIntervalSince1970: 1_700_000_000.5)
+
+    /// Bed (planted: Date) ⟶ ordered plants ⟷ Plant.bed; Plant (price: Decimal, code: UUID) and
+    /// its sub-entity Herb; Plant.favorite → Plant (a to-one to an entity with sub-entities);
+    /// Label.plants ⟷ Plant.labels, both ordered; Bed.visitors → Plant without an inverse.
+    static func model() throws -> ObjectModel {
+        try ModelBuilder("Garden")
+            .entity("Bed") { bed in
+                bed.attribute("name", .string, optional: false)
+                bed.attribute("planted", .date)
+                bed.toMany("plants", "Plant", inverse: "bed", ordered: true)
+                bed.toMany("visitors", "Plant")
+                bed.unique("name")
+            }
+            .entity("Plant") { plant in
+                plant.attribute("name", .string, optional: false)
+                plant.attribute("price", .decimal)
+                plant.attribute("code", .uuid)
+                plant.toOne("bed", "Bed", inverse: "plants")
+                plant.toOne("favorite", "Plant")
+                plant.toMany("labels", "Label", inverse: "plants", ordered: true)
+                plant.unique("name")
+            }
+            .entity("Herb", parent: "Plant") { $0.attribute("aroma", .string) }
+            .entity("Label") { label in
+                label.attribute("text", .string, optional: false)
+                label.toMany("plants", "Plant", inverse: "labels", ordered: true)
+                label.unique("text")
+            }
+            .build()
+    }
+
+    /// Two beds, three plants (one a herb), two labels, every relationship set.
+    static func fill(_ store: PersistentStore) throws {
+        let context = try ObjectContext(store: store)
+        let north = try context.insert("Bed")
+        try north.set("name", "North")
+        try north.set("planted", planted)
+        let south = try context.insert("Bed")
+        try south.set("name", "South")
+        let mint = try context.insert("Herb")
+        try mint.set("name", "mint")
+        try mint.set("aroma", "fresh")
+        try mint.set("price", Decimal(string: "1.25"))
+        let rose = try context.insert("Plant")
+        try rose.set("name", "rose")
+        try rose.set("price", Decimal(string: "7.5"))
+        try rose.set("code", UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"))
+        let fern = try context.insert("Plant")
+        try fern.set("name", "fern")
+        try north.setRelatedObjects("plants", to: [rose, mint, fern])
+        try rose.setRelated("favorite", to: mint)
+        try south.add(fern, to: "visitors")
+        let green = try context.insert("Label")
+        try green.set("text", "green")
+        let sweet = try context.insert("Label")
+        try sweet.set("text", "sweet")
+        try green.setRelatedObjects("plants", to: [fern, mint])
+        try sweet.setRelatedObjects("plants", to: [rose, mint])
+        try context.save()
+    }
+
+    static func folder() throws -> String { try CopyRecoveryTests.folder() }
+
+    /// The first column of every row `sql` gives, as text.
+    static func column(_ sql: String, in path: String) throws -> [String] {
+        let connection = try SQLiteConnection(path: path, mode: .readOnly)
+        let statement = try connection.prepare(sql)
+        var values: [String] = []
+        while try statement.step() { values.append(statement.isNull(0) ? "nil" : statement.string(0)) }
+        return values
+    }
+
+    @Test func contextsReadAndWriteAStoreOfTheSecondLayout() throws {
+        let path = try Self.folder() + "/Garden.sqlite"
+        try Self.fill(try PersistentStore.open(at: path, model: Self.model(), options: UpperCaseLayout.options))
+
+        // The rows are laid out as the second layout says.
+        #expect(try Self.column("SELECT ZPLANTED FROM ZBED WHERE ZNAME = 'North'", in: path) == ["721692800.5"])
+        #expect(
+            try Self.column("SELECT typeof(ZPRICE) || ' ' || ZPRICE FROM ZPLANT ORDER BY ZNAME", in: path)
+                == ["nil", "real 1.25", "real 7.5"])
+        #expect(try Self.column("SELECT length(ZCODE) FROM ZPLANT WHERE ZNAME = 'rose'", in: path) == ["16"])
+        // Entity numbers in reverse name order: Plant 1, Label 2, Herb 3, Bed 4.
+        #expect(try Self.column("SELECT Z_ENT FROM ZPLANT ORDER BY ZNAME", in: path) == ["1", "3", "1"])
+        #expect(try Self.column("SELECT Z1_FAVORITE FROM ZPLANT WHERE ZNAME = 'rose'", in: path) == ["3"])
+        #expect(try Self.column("SELECT Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT", in: path) == ["3", "2", "2"])
+        #expect(try Self.column("SELECT ZNAME FROM ZPLANT ORDER BY Z_FOKZBED", in: path) == ["rose", "mint", "fern"])
+        #expect(try Self.column("SELECT count(*) FROM Z_2PLANTS", in: path) == ["4"])
+        #expect(try Self.column("SELECT count(*) FROM Z_4VISITORS", in: path) == ["1"])
+        #expect(try Self.column("SELECT count(*) FROM sqlite_master WHERE name LIKE 'seedkit%'", in: path) == ["0"])
+
+        // A store of a layout SeedKit does not know is refused unless the options name it.
+        #expect(throws: StoreError.self) { _ = try PersistentStore.open(at: path) }
+        let store = try PersistentStore.open(at: path, options: UpperCaseLayout.options)
+        let context = try ObjectContext(store: store)
+        func names(_ format: String, _ entity: String = "Plant") throws -> [String] {
+            var request = FetchRequest(entityName: entity, predicate: try FetchPredicate(format: format))
+            request.sortDescriptors = [FetchSortDescriptor("name")]
+            return try context.fetch(request).map { try $0.get("name", as: String.self) ?? "" }
+        }
+        #expect(try names("price > 1.5") == ["rose"])
+        #expect(
+            try context.fetch(
+                FetchRequest(entityName: "Bed", predicate: try FetchPredicate(format: "planted == %@", Self.planted))
+            )
+            .count == 1)
+        #expect(try names("bed.name == 'North' AND ANY labels.text == 'sweet'") == ["mint", "rose"])
+        #expect(try names("TRUEPREDICATE", "Herb") == ["mint"])
+        let north = try #require(
+            try context.fetch(FetchRequest(entityName: "Bed", predicate: .key("name") == "North")).first)
+        try context.prefetch(keyPaths: ["plants.labels"], of: [north])
+        #expect(
+            try north.relatedObjects("plants").map { try $0.get("name", as: String.self) } == ["rose", "mint", "fern"])
+        let rose = try north.relatedObjects("plants")[0]
+        #expect(try rose.related("favorite")?.entity.name == "Herb")
+        #expect(try rose.get("price", as: Decimal.self) == Decimal(string: "7.5"))
+        #expect(try north.get("planted", as: Date.self) == Self.planted)
+
+        // Batch requests and runs.
+        let raised = try context.execute(
+            BatchUpdateRequest(entityName: "Plant", predicate: .key("name") == "fern", values: ["price": .decimal(2)]))
+        #expect(raised.count == 1)
+        #expect(try Self.column("SELECT ZPRICE FROM ZPLANT WHERE ZNAME = 'fern'", in: path) == ["2.0"])
+        let run = try context.beginRun(id: "test")
+        let basil = try context.insert("Herb")
+        try basil.set("name", "basil")
+        try context.save()
+        #expect(try Self.column("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = 1", in: path) == ["4"])
+        try context.undoRun(run)
+        #expect(try names("TRUEPREDICATE", "Herb") == ["mint"])
+        let removed = try context.execute(BatchDeleteRequest(entityName: "Label", predicate: .key("text") == "green"))
+        #expect(removed.count == 1)
+        #expect(try Self.column("SELECT count(*) FROM Z_2PLANTS", in: path) == ["2"])
+    }
+
+    @Test func deepCopiesBetweenLayoutsConvertAndCompareEqual() throws {
+        let folder = try Self.folder()
+        let seedKit = try PersistentStore.open(at: folder + "/SeedKit.sqlite", model: Self.model())
+        try Self.fill(seedKit)
+        let upperPath = folder + "/Upper.sqlite"
+        _ = try DeepCopier.copy(from: seedKit, toNewStoreAt: upperPath, storeOptions: UpperCaseLayout.options)
+        let upper = try PersistentStore.open(at: upperPath, options: UpperCaseLayout.options)
+        #expect(try StoreDiff(seedKit, upper).differences() == [])
+        #expect(try Self.column("SELECT ZPLANTED FROM ZBED WHERE ZNAME = 'North'", in: upperPath) == ["721692800.5"])
+        #expect(try Self.column("SELECT Z1_FAVORITE FROM ZPLANT WHERE ZNAME = 'rose'", in: upperPath) == ["3"])
+        #expect(try Self.column("SELECT Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT", in: upperPath) == ["3", "2", "2"])
+
+        // And back into SeedKit's layout.
+        let backPath = folder + "/Back.sqlite"
+        _ = try DeepCopier.copy(from: upper, toNewStoreAt: backPath)
+        let back = try PersistentStore.open(at: backPath)
+        #expect(try StoreDiff(seedKit, back).differences() == [])
+        #expect(
+            try Self.column("SELECT \"price\" FROM \"Plant\" ORDER BY \"name\"", in: backPath) == [
+                "nil", "1.25", "7.5",
+            ])
+
+        // A merge into a changed store of the other layout puts back what the source holds.
+        let context = try ObjectContext(store: upper)
+        let rose = try #require(
+            try context.fetch(FetchRequest(entityName: "Plant", predicate: .key("name") == "rose")).first)
+        try rose.set("price", Decimal(3))
+        try rose.setRelated("favorite", to: nil)
+        try context.save()
+        #expect(
+            try StoreDiff(seedKit, upper).differences() == [
+                "Plant[rose].favorite: mint ≠ nil", "Plant[rose].price: 7.5 ≠ 3",
+            ])
+        var options = DeepCopyOptions()
+        options.onConflict = .update
+        let report = try DeepCopier(from: seedKit, to: upper, options: options).run()
+        #expect(report.entities["Plant"]?.updated == 1)
+        #expect(try StoreDiff(seedKit, upper).differences() == [])
+    }
+}
