@@ -61,8 +61,10 @@ enum RelationshipSource {
 /// One relationship of a compiled mapping (a shared instance: every prepared reference of every
 /// record points to it rather than holding a copy).
 final class CompiledRelationship: Sendable {
-    /// The mapping's plan key path (`sources[0].relationships.unit`): its id in checkpoints.
+    /// The mapping's plan key path (`sources[0].relationships.unit`).
     let id: String
+    /// Its number among the relationship mappings of the plan (``PlanMappings``).
+    let number: Int
     /// The relationship (its slot is `relationship.index`).
     let relationship: ModelRelationship
     /// The field path holding keys or nested records.
@@ -77,8 +79,12 @@ final class CompiledRelationship: Sendable {
     /// What a reference to a missing destination does (`.ignore` for a nested relationship).
     let missing: MissingPolicy
 
-    init(id: String, relationship: ModelRelationship, field: FieldPath, source: RelationshipSource, members: MembersPolicy) {
+    init(
+        id: String, number: Int, relationship: ModelRelationship, field: FieldPath, source: RelationshipSource,
+        members: MembersPolicy
+    ) {
         self.id = id
+        self.number = number
         self.relationship = relationship
         self.field = field
         self.source = source
@@ -96,6 +102,8 @@ final class CompiledRelationship: Sendable {
 
 /// A mapping from records to objects of one entity.
 final class CompiledMapping: Sendable {
+    /// Its number among the mappings of the plan, nested ones included (``PlanMappings``).
+    let number: Int
     /// The entity records become.
     let entity: ModelEntity
     /// The key lookup, when the mapping has a key.
@@ -108,29 +116,30 @@ final class CompiledMapping: Sendable {
     let relationships: [CompiledRelationship]
     /// What a record matching an existing object does.
     let onConflict: ConflictPolicy
+    /// The positions of the key attributes in `attributes`, in key order.
+    let keyPositions: [Int]
+    /// Whether each position of `attributes` holds a key attribute.
+    private let keyFlags: [Bool]
 
     init(
-        entity: ModelEntity, keyLookup: LookupID?, keyAttributes: [CompiledAttribute], attributes: [CompiledAttribute],
-        relationships: [CompiledRelationship], onConflict: ConflictPolicy
+        number: Int, entity: ModelEntity, keyLookup: LookupID?, keyAttributes: [CompiledAttribute],
+        attributes: [CompiledAttribute], relationships: [CompiledRelationship], onConflict: ConflictPolicy
     ) {
+        self.number = number
         self.entity = entity
         self.keyLookup = keyLookup
         self.keyAttributes = keyAttributes
         self.attributes = attributes
         self.relationships = relationships
         self.onConflict = onConflict
+        let keyPositions = keyAttributes.compactMap { key in attributes.firstIndex { $0 === key } }
+        self.keyPositions = keyPositions
+        keyFlags = attributes.indices.map { keyPositions.contains($0) }
     }
 
-    /// Every relationship mapping of this mapping and its nested mappings, by id.
-    var relationshipsByID: [String: CompiledRelationship] {
-        var result: [String: CompiledRelationship] = [:]
-        for relationship in relationships {
-            result[relationship.id] = relationship
-            if case .nested(let nested) = relationship.source {
-                result.merge(nested.relationshipsByID) { first, _ in first }
-            }
-        }
-        return result
+    /// Whether `position` of `attributes` holds a key attribute.
+    func isKeyPosition(_ position: Int) -> Bool {
+        keyFlags[position]
     }
 
     /// Every field path at the top level of this mapping's records (CSV readers resolve them to columns).
@@ -150,13 +159,13 @@ final class CompiledMapping: Sendable {
         }
         let relationships = self.relationships.map { relationship in
             CompiledRelationship(
-                id: relationship.id, relationship: relationship.relationship,
+                id: relationship.id, number: relationship.number, relationship: relationship.relationship,
                 field: iterator.next() ?? relationship.field,
                 source: relationship.source, members: relationship.members)
         }
         let keys = keyAttributes.compactMap { key in attributes.first { $0.slot == key.slot } }
         return CompiledMapping(
-            entity: entity, keyLookup: keyLookup, keyAttributes: keys, attributes: attributes,
+            number: number, entity: entity, keyLookup: keyLookup, keyAttributes: keys, attributes: attributes,
             relationships: relationships, onConflict: onConflict)
     }
 }

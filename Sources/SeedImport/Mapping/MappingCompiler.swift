@@ -11,6 +11,24 @@ struct MappingCompiler {
     let model: ObjectModel
     /// The plan file, for error messages.
     let planFile: String
+    /// Hands out the numbers of the mappings and relationship mappings compiled.
+    let numbers = Numbers()
+
+    /// The next numbers of mappings and relationship mappings, in the order they are compiled.
+    final class Numbers {
+        private(set) var mappings = 0
+        private(set) var relationships = 0
+
+        func nextMapping() -> Int {
+            defer { mappings += 1 }
+            return mappings
+        }
+
+        func nextRelationship() -> Int {
+            defer { relationships += 1 }
+            return relationships
+        }
+    }
 
     /// Compiles `mapping`; `path` names it in errors (`sources[0]`). `listSeparator` is how a
     /// text field lists several keys (`;` for CSV) when relationships are mapped by convention.
@@ -20,6 +38,7 @@ struct MappingCompiler {
         guard let entity = model.entity(named: mapping.entity) else {
             throw fail(path + ".entity", "unknown entity '\(mapping.entity)'")
         }
+        let number = numbers.nextMapping()
         let attributeMappings = PlanConventions.effectiveAttributes(of: mapping, entity: entity)
         var attributes: [CompiledAttribute] = []
         for (name, attributeMapping) in attributeMappings.sorted(by: { $0.key < $1.key }) {
@@ -52,7 +71,7 @@ struct MappingCompiler {
         let keyLookup =
             keyAttributes.isEmpty ? nil : LookupID(entityIndex: entity.index, slots: keyAttributes.map(\.slot))
         return CompiledMapping(
-            entity: entity, keyLookup: keyLookup, keyAttributes: keyAttributes, attributes: attributes,
+            number: number, entity: entity, keyLookup: keyLookup, keyAttributes: keyAttributes, attributes: attributes,
             relationships: relationships, onConflict: mapping.onConflict)
     }
 
@@ -80,7 +99,8 @@ struct MappingCompiler {
         return result
     }
 
-    private func compileAttribute(_ attribute: ModelAttribute, _ mapping: AttributeMapping, path: String) throws(PlanErrors)
+    private func compileAttribute(_ attribute: ModelAttribute, _ mapping: AttributeMapping, path: String)
+        throws(PlanErrors)
         -> CompiledAttribute
     {
         let coercer: ValueCoercer
@@ -127,7 +147,8 @@ struct MappingCompiler {
                 throw fail(path + ".nested.entity", "\(compiled.entity.name) is not a \(destination.name)")
             }
             return CompiledRelationship(
-                id: path, relationship: relationship, field: field, source: .nested(compiled), members: mapping.members)
+                id: path, number: numbers.nextRelationship(), relationship: relationship, field: field,
+                source: .nested(compiled), members: mapping.members)
         }
         let match: [String]
         do {
@@ -149,7 +170,7 @@ struct MappingCompiler {
             }
         }
         return CompiledRelationship(
-            id: path, relationship: relationship, field: field,
+            id: path, number: numbers.nextRelationship(), relationship: relationship, field: field,
             source: .reference(
                 lookup: LookupID(entityIndex: destination.index, slots: slots), coercers: coercers, matchNames: match,
                 missing: mapping.missing, split: mapping.split),

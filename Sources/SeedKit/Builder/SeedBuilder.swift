@@ -62,7 +62,7 @@ public struct SeedBuilder: Sendable {
         do {
             let checksums = try sourceChecksums(file.plan)
             var report = try await importSources(
-                into: temporary, uuid: try derivedUUID(plan: file.plan, checksums: checksums), progress: progress)
+                file, into: temporary, uuid: try derivedUUID(plan: file.plan, checksums: checksums), progress: progress)
             report.store = target
             let plan = file.plan
             try await BlockingWork.run(name: "seedkit.build") { _ in
@@ -80,15 +80,17 @@ public struct SeedBuilder: Sendable {
         }
     }
 
-    /// Runs the plan into a new store at `path` with the store UUID `uuid`, forwarding progress.
+    /// Runs the plan `file` (read once) into a new store at `path` with the store UUID `uuid`,
+    /// forwarding progress.
     private func importSources(
-        into path: String, uuid: UUID, progress: @escaping @Sendable (ImportProgress) -> Void
+        _ file: PlanFile, into path: String, uuid: UUID, progress: @escaping @Sendable (ImportProgress) -> Void
     ) async throws -> ImportReport {
         var options = ImportOptions()
         options.store = path
         options.newStoreUUID = uuid
         options.newStoreWithoutWAL = true
-        let importer = try Importer(planFile: planFile, options: options)
+        let model = try ValidatedPlan.model(for: file.plan, store: path)
+        let importer = Importer(plan: try ValidatedPlan(file, model: model, path: planFile), options: options)
         let watcher = Task {
             for await step in importer.progress { progress(step) }
         }

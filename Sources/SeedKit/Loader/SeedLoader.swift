@@ -136,11 +136,12 @@ public final class SeedLoader: Sendable {
     private func load(plan planPath: String, into storeMetadata: StoreMetadata?, files: LoaderFiles) async throws
         -> Outcome
     {
-        let plan = try PlanFile.load(from: planPath).plan
-        let seedModel = try plan.model.map {
-            ModelFingerprint(model: try ModelLoader.load(from: plan.resolve($0)), owner: "the plan \(planPath)")
-        }
-        let work = SeedPlanImport(files: files, planFile: planPath, options: options, emit: emit)
+        let file = try PlanFile.load(from: planPath)
+        let plan = file.plan
+        let planModel = try plan.model.map { try ModelLoader.load(from: plan.resolve($0)) }
+        let seedModel = planModel.map { ModelFingerprint(model: $0, owner: "the plan \(planPath)") }
+        let work = SeedPlanImport(
+            files: files, plan: file, planFile: planPath, model: planModel, options: options, emit: emit)
         guard let storeMetadata else {
             if let seedModel { try requireCompatible(seedModel, with: nil) }
             return .imported(version: plan.seedVersion, report: try await work.intoNewStore())

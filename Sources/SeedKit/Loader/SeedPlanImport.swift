@@ -14,7 +14,11 @@ import SeedImport
 /// One import of a plan's sources for a first launch.
 struct SeedPlanImport {
     let files: LoaderFiles
+    /// The plan, read once by the loader.
+    let plan: PlanFile
     let planFile: String
+    /// The plan's model (loaded once by the loader), or nil when it names none.
+    let model: ObjectModel?
     let options: SeedLoaderOptions
     let emit: @Sendable (SeedLoader.Progress) -> Void
 
@@ -59,7 +63,8 @@ struct SeedPlanImport {
     /// batches (it removes a new store, or undoes its run in the user's store).
     private func run(_ importOptions: ImportOptions) async throws -> ImportReport {
         try Task.checkCancellation()
-        let importer = try Importer(planFile: planFile, options: importOptions)
+        let model = try self.model ?? ValidatedPlan.model(for: plan.plan, store: importOptions.store)
+        let importer = Importer(plan: try ValidatedPlan(plan, model: model, path: planFile), options: importOptions)
         let emit = self.emit
         let forwarding = Task {
             var step = 0
