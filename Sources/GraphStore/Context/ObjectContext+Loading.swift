@@ -71,7 +71,8 @@ extension ObjectContext {
         mapping: RowMapping, rows: EntityRowLayout
     ) {
         for (slot, column) in zip(rows.storedAttributes, mapping.attributeColumns) {
-            values[slot] = statement.attributeValue(at: column, type: entity.attributes[slot].type, encoding: layout.values)
+            values[slot] = statement.attributeValue(
+                at: column, type: entity.attributes[slot].type, encoding: layout.values)
         }
     }
 

@@ -428,7 +428,7 @@ extension ObjectContext {
             guard let key = plan.keys[identity] else { continue }
             let permanent = ObjectID(storeUUID: store.identifier, entityID: layout.number(of: object.entity), key: key)
             madePermanent[object.objectID] = permanent
-            take(permanent, for: object)
+            reregister(object, as: permanent)
             object.isInserted = false
             if plan.merged.contains(identity) {
                 changes.updated.insert(permanent)

@@ -74,7 +74,8 @@ public struct ObjectError: Error, Sendable, CustomStringConvertible {
         case .otherContext: reason = "the object belongs to another context"
         case .unsavedChanges: reason = "the context has unsaved changes; save them before writing rows"
         case .childContext(let operation):
-            reason = "a child context cannot \(operation); its changes go to its parent, so do it in a context of the store"
+            reason =
+                "a child context cannot \(operation); its changes go to its parent, so do it in a context of the store"
         }
         return "\(subject): \(reason)"
     }

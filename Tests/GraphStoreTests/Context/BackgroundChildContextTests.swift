@@ -54,9 +54,9 @@ import Testing
         }
         let pending = await (child.perform { $0.hasChanges }, parent.perform { $0.hasChanges })
         #expect(pending == (true, false))
-        try await child.perform { try $0.save() }
+        _ = try await child.perform { try $0.save() }
         #expect(try stock.storedItems() == CatalogStock.originalItems)
-        try await parent.perform { try $0.save() }
+        _ = try await parent.perform { try $0.save() }
         #expect(try stock.storedItems() == ["A-1 Apples 1.0 kg", "B-2 Plantains 2.0 kg"])
     }
 
@@ -87,7 +87,8 @@ import Testing
                 group.addTask {
                     for round in 0..<10 {
                         try await child.perform { context in
-                            _ = try CatalogModel.insertItem(into: context, sku: "c\(number)-\(round)", name: "n", price: 1)
+                            _ = try CatalogModel.insertItem(
+                                into: context, sku: "c\(number)-\(round)", name: "n", price: 1)
                             #expect(try context.count(for: FetchRequest(entityName: "Item")) >= 3 + round)
                             try context.save()
                         }
@@ -95,14 +96,16 @@ import Testing
                 }
             }
             group.addTask {
-                for _ in 0..<10 { try await parent.perform { try $0.save() } }
+                for _ in 0..<10 { _ = try await parent.perform { try $0.save() } }
             }
             try await group.waitForAll()
         }
-        try await parent.perform { try $0.save() }
+        _ = try await parent.perform { try $0.save() }
         #expect(try stock.stored { try $0.count(for: FetchRequest(entityName: "Item")) } == 32)
         for child in children {
-            let temporary = await child.perform { context in context.registeredObjects.filter(\.objectID.isTemporary).count }
+            let temporary = await child.perform { context in
+                context.registeredObjects.filter(\.objectID.isTemporary).count
+            }
             #expect(temporary == 0)
         }
     }

@@ -51,8 +51,7 @@ import Testing
     @Test(arguments: Self.policies)
     func aChildSavingOverAnObjectItsParentChangedSinceTheChildReadIt(policy: MergePolicy) throws {
         let stock = try CatalogStock()
-        let parent = try ObjectContext(store: stock.store)
-        let child = try parent.newChildContext()
+        let (parent, child) = try stock.parentAndChild()
         child.mergePolicy = policy
         let apples = try child.existingObject(with: stock.id("A-1"))
         let bananas = try child.existingObject(with: stock.id("B-2"))
@@ -96,8 +95,7 @@ import Testing
     @Test(arguments: Self.policies)
     func anObjectTheParentDeletedStaysDeleted(policy: MergePolicy) throws {
         let stock = try CatalogStock()
-        let parent = try ObjectContext(store: stock.store)
-        let child = try parent.newChildContext()
+        let (parent, child) = try stock.parentAndChild()
         child.mergePolicy = policy
         let bananas = try child.existingObject(with: stock.id("B-2"))
         try parent.delete(parent.existingObject(with: stock.id("B-2")))
@@ -116,8 +114,7 @@ import Testing
 
     @Test func aChildLinkingToAnObjectItsParentDeletedIsRefused() throws {
         let stock = try CatalogStock()
-        let parent = try ObjectContext(store: stock.store)
-        let child = try parent.newChildContext()
+        let (parent, child) = try stock.parentAndChild()
         let apples = try child.existingObject(with: stock.id("A-1"))
         let grams = try child.existingObject(with: stock.id("g"))
         try parent.delete(parent.existingObject(with: stock.id("g")))

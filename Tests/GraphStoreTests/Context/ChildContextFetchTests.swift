@@ -70,7 +70,8 @@ import Testing
         firstTwo.fetchLimit = 2
         #expect(try Self.skus(child.fetch(firstTwo)) == ["A-1", "C-3"])
         try child.delete(child.existingObject(with: stock.id("A-1")))
-        #expect(try Self.skus(child.fetch(FetchRequest(entityName: "Item", sortDescriptors: Self.bySKU))) == ["C-3", "P-9"])
+        #expect(
+            try Self.skus(child.fetch(FetchRequest(entityName: "Item", sortDescriptors: Self.bySKU))) == ["C-3", "P-9"])
         #expect(try child.count(for: FetchRequest(entityName: "Item")) == 2)
     }
 

@@ -9,8 +9,7 @@ import Testing
 @Suite struct ChildContextRelationshipTests {
     @Test func toOneToManyAndOrderedChangesReachTheParentAndTheStore() throws {
         let stock = try CatalogStock()
-        let parent = try ObjectContext(store: stock.store)
-        let child = try parent.newChildContext()
+        let (parent, child) = try stock.parentAndChild()
         let apples = try child.existingObject(with: stock.id("A-1"))
         let bananas = try child.existingObject(with: stock.id("B-2"))
         let grams = try child.existingObject(with: stock.id("g"))
@@ -32,7 +31,9 @@ import Testing
         // The parent holds the relationships as the child left them, inverses included.
         let parentList = try parent.existingObject(with: stock.id("L1"))
         #expect(try ChildContextFetchTests.skus(parentList.relatedObjects("items")) == ["C-3", "B-2", "A-1"])
-        #expect(try ChildContextFetchTests.skus(parent.existingObject(with: stock.id("g")).relatedObjects("items")).sorted() == ["A-1", "C-3"])
+        #expect(
+            try ChildContextFetchTests.skus(parent.existingObject(with: stock.id("g")).relatedObjects("items")).sorted()
+                == ["A-1", "C-3"])
         #expect(try stock.storedMembers(of: "L1", "items", key: "sku") == ["A-1", "B-2"])
 
         try parent.save()
@@ -51,8 +52,7 @@ import Testing
 
     @Test func removingFromAnOrderedRelationshipKeepsTheRestInOrder() throws {
         let stock = try CatalogStock()
-        let parent = try ObjectContext(store: stock.store)
-        let child = try parent.newChildContext()
+        let (parent, child) = try stock.parentAndChild()
         let list = try child.existingObject(with: stock.id("L1"))
         let dates = try CatalogModel.insertItem(into: child, sku: "D-4", name: "Dates", price: 4)
         try list.add(dates, to: "items")  // [A-1, B-2, D-4]

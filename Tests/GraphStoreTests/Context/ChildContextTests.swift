@@ -82,8 +82,7 @@ import Testing
 
     @Test func twoLevelsOfChildrenSaveUpOneLevelAtATime() throws {
         let stock = try CatalogStock()
-        let parent = try ObjectContext(store: stock.store)
-        let child = try parent.newChildContext()
+        let (parent, child) = try stock.parentAndChild()
         let grandchild = try child.newChildContext()
 
         let bananas = try grandchild.existingObject(with: stock.id("B-2"))
@@ -115,8 +114,7 @@ import Testing
 
     @Test func theIDsAChildHandedOutResolveToTheirRowsOnceTheParentSaved() throws {
         let stock = try CatalogStock()
-        let parent = try ObjectContext(store: stock.store)
-        let child = try parent.newChildContext()
+        let (parent, child) = try stock.parentAndChild()
         let skus = ["E-5", "F-6", "G-7"]
         let handedOut = try skus.map { sku in
             try CatalogModel.insertItem(into: child, sku: sku, name: sku, price: 1).objectID
@@ -134,7 +132,10 @@ import Testing
         #expect(try handedOut.map { try child.object(with: $0).objectID } == permanent)
         #expect(child.registeredObjects.allSatisfy { !$0.objectID.isTemporary })
         // Each permanent ID names the row of the object that was handed out.
-        #expect(try stock.stored { context in try permanent.map { try context.existingObject(with: $0).get("sku", as: String.self) } } == skus)
+        #expect(
+            try stock.stored { context in
+                try permanent.map { try context.existingObject(with: $0).get("sku", as: String.self) }
+            } == skus)
         // Changing the object in the child again updates that row.
         try child.object(with: handedOut[1]).set("price", 6.5)
         try child.save()
@@ -145,8 +146,7 @@ import Testing
 
     @Test func aChildSaveValidatesAndRefusesBrokenObjectsWithoutTouchingTheParent() throws {
         let stock = try CatalogStock()
-        let parent = try ObjectContext(store: stock.store)
-        let child = try parent.newChildContext()
+        let (parent, child) = try stock.parentAndChild()
         let apples = try child.existingObject(with: stock.id("A-1"))
         try apples.set("price", -1.0)
         let nameless = try child.insert("Item")
@@ -161,11 +161,13 @@ import Testing
 
     @Test func storeLevelOperationsAreRefusedInAChild() throws {
         let stock = try CatalogStock()
-        let parent = try ObjectContext(store: stock.store)
-        let child = try parent.newChildContext()
+        let (_, child) = try stock.parentAndChild()
         func expectRefused(_ operation: () throws -> Void) {
             let error = #expect(throws: ObjectError.self) { try operation() }
-            if case .childContext = error?.kind {} else { Issue.record("expected .childContext, got \(String(describing: error))") }
+            if case .childContext = error?.kind {
+            } else {
+                Issue.record("expected .childContext, got \(String(describing: error))")
+            }
         }
         expectRefused { _ = try child.execute(BatchUpdateRequest(entityName: "Item", values: ["price": .double(0)])) }
         expectRefused { _ = try child.execute(BatchDeleteRequest(entityName: "Item")) }

@@ -44,6 +44,12 @@ struct CatalogStock {
         try #require(ids[name])
     }
 
+    /// A context of the store and a child of it.
+    func parentAndChild() throws -> (ObjectContext, ObjectContext) {
+        let parent = try ObjectContext(store: store)
+        return (parent, try parent.newChildContext())
+    }
+
     /// `body`'s result over a fresh context of the store: what the store holds.
     func stored<T>(_ body: (ObjectContext) throws -> T) throws -> T {
         let fresh = try ObjectContext(store: store)

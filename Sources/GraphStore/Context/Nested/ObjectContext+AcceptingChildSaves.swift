@@ -34,7 +34,7 @@ extension ObjectContext {
             toOnes.append((object, insert.data.toOne))
         }
         for accepted in accepted {
-            if accepted.takesAttributes { take(accepted.update.data.values, into: accepted.object) }
+            if accepted.takesAttributes { setValues(accepted.update.data.values, of: accepted.object) }
             toOnes.append((accepted.object, accepted.update.data.toOne))
         }
         for (object, destinations) in toOnes {
@@ -51,7 +51,8 @@ extension ObjectContext {
             }
         }
         for order in changes.orders {
-            guard let owner = try liveObject(order.owner), let relationship = owner.entity.relationship(named: order.relationship)
+            guard let owner = try liveObject(order.owner),
+                let relationship = owner.entity.relationship(named: order.relationship)
             else { continue }
             try arrange(owner, relationship, leading: order.members.compactMap { try liveObject($0) })
         }
@@ -82,7 +83,9 @@ extension ObjectContext {
                 // `.storeWins` keeps this context's values; and no policy brings back an object
                 // deleted here.
                 kept.append(update.id)
-                if let object { accepted.append(AcceptedUpdate(object: object, update: update, takesAttributes: false)) }
+                if let object {
+                    accepted.append(AcceptedUpdate(object: object, update: update, takesAttributes: false))
+                }
             }
         }
         if !failures.isEmpty { throw ObjectValidationError(failures: failures) }
@@ -126,7 +129,7 @@ extension ObjectContext {
     }
 
     /// Sets the attribute values of `object` that differ from `values`.
-    private func take(_ values: [AttributeValue?], into object: ManagedObject) {
+    private func setValues(_ values: [AttributeValue?], of object: ManagedObject) {
         for (index, value) in values.enumerated() where object.values[index] != value {
             willChange(object)
             object.values[index] = value

@@ -74,7 +74,7 @@ extension ObjectContext {
         if let ledger = nesting.ledger, let pairs = ledger.pairs(after: &nesting.adoptedGeneration) {
             for (id, object) in registered where id.isTemporary {
                 guard let permanent = pairs[id] else { continue }
-                take(permanent, for: object)
+                reregister(object, as: permanent)
             }
         }
         for child in nesting.liveSameDomainChildren {
@@ -84,7 +84,7 @@ extension ObjectContext {
 
     /// Re-registers `object` under `permanent`, remembering its temporary ID. An object already
     /// registered under `permanent` (the row the root's merge policy merged it into) gives way.
-    func take(_ permanent: ObjectID, for object: ManagedObject) {
+    func reregister(_ object: ManagedObject, as permanent: ObjectID) {
         let temporary = object.objectID
         registered.removeValue(forKey: temporary)
         if let other = registered[permanent], other !== object { turnIntoFault(other) }

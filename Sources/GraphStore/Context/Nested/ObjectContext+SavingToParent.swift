@@ -76,7 +76,9 @@ extension ObjectContext {
     private func declaredSide(of pair: JoinTableChanges.Pair, in table: JoinTableLayout)
         -> (ManagedObject, ModelRelationship, ManagedObject)?
     {
-        let sides = [(pair.source, pair.destination, table.firstColumn), (pair.destination, pair.source, table.secondColumn)]
+        let sides = [
+            (pair.source, pair.destination, table.firstColumn), (pair.destination, pair.source, table.secondColumn),
+        ]
         for (owner, member, column) in sides {
             let declared = owner.entity.relationships.first { relationship in
                 guard case .joinTable(table.name, let source, _, _) = layout.storage(of: relationship) else {
