@@ -87,7 +87,7 @@ extension ObjectContext {
         if request.includesPendingChanges && !pendingObjects(of: entity, request).isEmpty {
             return try matchingObjects(request).map(\.objectID)
         }
-        if hasParent { return try objectIDsFromParent(request) }
+        if let parent = nesting.parent { return try objectIDsFromParent(request, via: parent) }
         let query = try FetchQueryBuilder(layout: layout, request: request).selectQuery(columns: identityColumns)
         return try run(query, objectID)
     }
@@ -98,7 +98,7 @@ extension ObjectContext {
         if request.includesPendingChanges && !pendingObjects(of: entity, request).isEmpty {
             return try matchingObjects(request).count
         }
-        if hasParent { return try withParent { try $0.count(for: request) } }
+        if let parent = nesting.parent { return try ask(parent) { try $0.count(for: request) } }
         let query = try FetchQueryBuilder(layout: layout, request: request).countQuery()
         return try run(query) { $0.int(0) }.first ?? 0
     }
@@ -113,7 +113,7 @@ extension ObjectContext {
     }
 
     private func storedObjects(_ request: FetchRequest, entity: ModelEntity) throws -> [ManagedObject] {
-        if hasParent { return try objectsFromParent(request, entity: entity) }
+        if let parent = nesting.parent { return try objectsFromParent(request, entity: entity, via: parent) }
         let rowLayout = FetchRowLayout(entity: entity, layout: layout)
         let query = try FetchQueryBuilder(layout: layout, request: request).selectQuery(columns: rowLayout.columns)
         // With a batch size, only the first batch is loaded now; later objects stay faults.

@@ -7,7 +7,7 @@ extension ObjectContext {
     /// Loads `object`'s row (its attributes and to-one destinations).
     func fire(_ object: ManagedObject) throws {
         guard object.isFault else { return }
-        if hasParent { return try fireFromParent(object) }
+        if let parent = nesting.parent { return try fireFromParent(object, via: parent) }
         guard let key = object.objectID.primaryKey else { return }
         let entity = object.entity
         let rows = layout.rows(of: entity)
@@ -102,7 +102,7 @@ extension ObjectContext {
 
     /// The members of a to-many as stored (in order for ordered relationships).
     private func storedMembers(of object: ManagedObject, _ relationship: ModelRelationship) throws -> [ManagedObject] {
-        if hasParent { return try membersFromParent(of: object, relationship) }
+        if let parent = nesting.parent { return try membersFromParent(of: object, relationship, via: parent) }
         guard let key = object.objectID.primaryKey else { return [] }
         let destination = model.destination(of: relationship)
         let destinationTable = SQLiteIdentifier.quote(layout.table(of: destination))

@@ -44,7 +44,7 @@ extension ObjectContext {
 
     /// Loads every fault in `objects` with one query per entity and chunk of 500 keys.
     public func load(_ objects: [ManagedObject]) throws {
-        if hasParent { return try loadFromParent(objects) }
+        if let parent = nesting.parent { return try loadFromParent(objects, via: parent) }
         let faults = objects.filter { $0.isFault && $0.context === self && $0.objectID.primaryKey != nil }
         let byEntity = Dictionary(grouping: faults) { $0.entity.index }
         let chunks = KeyChunks(size: 500)

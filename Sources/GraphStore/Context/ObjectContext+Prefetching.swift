@@ -65,7 +65,9 @@ extension ObjectContext {
         throws
         -> [ManagedObject]
     {
-        if hasParent { return try prefetchMembersFromParent(relationship, of: owners, fillingRows: fillingRows) }
+        if let parent = nesting.parent {
+            return try prefetchMembersFromParent(relationship, of: owners, fillingRows: fillingRows, via: parent)
+        }
         let pending = owners.filter { owner in
             guard let key = owner.objectID.primaryKey, key > 0, owner.context === self else { return false }
             return owner.toMany[relationship.index]?.isFault ?? true
@@ -115,7 +117,7 @@ extension ObjectContext {
     /// Loads the rows of `objects` (faults with permanent IDs) with one query per root table
     /// and chunk of 500.
     private func fillRows(of objects: [ManagedObject]) throws {
-        if hasParent { return try loadFromParent(objects) }
+        if let parent = nesting.parent { return try loadFromParent(objects, via: parent) }
         let stored = objects.filter { $0.objectID.primaryKey != nil && $0.context === self }
         let chunks = Self.prefetchChunks
         for (root, group) in Dictionary(grouping: stored, by: { $0.entity.rootIndex }).sorted(by: { $0.key < $1.key }) {

@@ -20,7 +20,7 @@ extension ObjectContext {
     ///   ``StoreError`` from SQLite (nothing written).
     @discardableResult
     public func save(metadata: [String: String?] = [:]) throws -> ChangeSet? {
-        if hasParent && metadata.isEmpty { return try saveToParent() }
+        if let parent = nesting.parent, metadata.isEmpty { return try saveToParent(via: parent) }
         return try save(metadata: metadata, finishing: nil)
     }
 

@@ -46,10 +46,9 @@ extension ObjectContext {
         return ledger
     }
 
-    /// Runs `body` with the parent context (see ``ParentContextLink``), then adopts the IDs that
-    /// became permanent meanwhile, so that the IDs `body` returns find their objects here.
-    func withParent<T: Sendable>(_ body: @Sendable (ObjectContext) throws -> T) throws -> T {
-        guard let parent = nesting.parent else { throw ObjectError(.childContext("ask a parent"), entity: model.name) }
+    /// Runs `body` with the parent context `parent` reaches, then adopts the IDs that became
+    /// permanent meanwhile, so that the IDs `body` returns find their objects here.
+    func ask<T: Sendable>(_ parent: any ParentContextLink, _ body: @Sendable (ObjectContext) throws -> T) throws -> T {
         let result = try parent.withParent(body)
         adoptPermanentIDs()
         return result

@@ -7,9 +7,9 @@
 
 extension ObjectContext {
     /// Fills the fault `object` with its data in the parent.
-    func fireFromParent(_ object: ManagedObject) throws {
+    func fireFromParent(_ object: ManagedObject, via parent: any ParentContextLink) throws {
         let id = object.objectID
-        let found = try withParent { try $0.dataForChild(of: [id]) }
+        let found = try ask(parent) { try $0.dataForChild(of: [id]) }
         guard object.isFault else { return }
         guard let data = found.first ?? nil else {
             throw ObjectError(.notFound, entity: object.entity.name, objectID: object.objectID)
@@ -18,35 +18,38 @@ extension ObjectContext {
     }
 
     /// Fills every fault among `objects` with its data in the parent, in one request.
-    func loadFromParent(_ objects: [ManagedObject]) throws {
+    func loadFromParent(_ objects: [ManagedObject], via parent: any ParentContextLink) throws {
         let faults = objects.filter { $0.isFault && $0.context === self }
         guard !faults.isEmpty else { return }
         let ids = faults.map(\.objectID)
-        let found = try withParent { try $0.dataForChild(of: ids) }
+        let found = try ask(parent) { try $0.dataForChild(of: ids) }
         for (object, data) in zip(faults, found) where object.isFault {
             if let data { fill(object, with: data) }
         }
     }
 
     /// The members of `owner`'s to-many `relationship` in the parent.
-    func membersFromParent(of owner: ManagedObject, _ relationship: ModelRelationship) throws -> [ManagedObject] {
+    func membersFromParent(
+        of owner: ManagedObject, _ relationship: ModelRelationship, via parent: any ParentContextLink
+    ) throws -> [ManagedObject] {
         let (id, name) = (owner.objectID, relationship.name)
-        let members = try withParent { try $0.membersForChild(of: [id], relationship: name) }
+        let members = try ask(parent) { try $0.membersForChild(of: [id], relationship: name) }
         let destination = model.destination(of: relationship)
         return (members.first.flatMap { $0 } ?? []).map { registeredObject(for: $0, kindOf: destination) }
     }
 
     /// Loads `relationship` of every owner whose collection is still a fault from the parent
     /// (and, when `fillingRows`, the members' data), one request each; returns every owner's members.
-    func prefetchMembersFromParent(_ relationship: ModelRelationship, of owners: [ManagedObject], fillingRows: Bool)
-        throws -> [ManagedObject]
-    {
+    func prefetchMembersFromParent(
+        _ relationship: ModelRelationship, of owners: [ManagedObject], fillingRows: Bool,
+        via parent: any ParentContextLink
+    ) throws -> [ManagedObject] {
         let pending = owners.filter { owner in
             owner.context === self && (owner.toMany[relationship.index]?.isFault ?? !owner.isInserted)
         }
         if !pending.isEmpty {
             let (ids, name) = (pending.map(\.objectID), relationship.name)
-            let members = try withParent { try $0.membersForChild(of: ids, relationship: name) }
+            let members = try ask(parent) { try $0.membersForChild(of: ids, relationship: name) }
             let destination = model.destination(of: relationship)
             for (owner, memberIDs) in zip(pending, members) {
                 let state = try toManyState(of: owner, relationship, load: false)
@@ -56,13 +59,15 @@ extension ObjectContext {
             }
         }
         let members = try owners.flatMap { try $0.relatedObjects(at: relationship.index) }
-        if fillingRows { try loadFromParent(members) }
+        if fillingRows { try loadFromParent(members, via: parent) }
         return members
     }
 
     /// The objects the parent finds for `request` (its unsaved changes included), registered here.
-    func objectsFromParent(_ request: FetchRequest, entity: ModelEntity) throws -> [ManagedObject] {
-        let states = try withParent { try $0.fetchForChild(request) }
+    func objectsFromParent(_ request: FetchRequest, entity: ModelEntity, via parent: any ParentContextLink) throws
+        -> [ManagedObject]
+    {
+        let states = try ask(parent) { try $0.fetchForChild(request) }
         return states.map { state in
             let object = registeredObject(for: state.id, kindOf: entity)
             if object.isFault, !request.returnsObjectsAsFaults, let data = state.data {
@@ -73,8 +78,8 @@ extension ObjectContext {
     }
 
     /// The IDs of the objects the parent finds for `request`, as this context knows them.
-    func objectIDsFromParent(_ request: FetchRequest) throws -> [ObjectID] {
-        try withParent { try $0.fetchObjectIDs(request) }.map { permanentIDs[$0] ?? $0 }
+    func objectIDsFromParent(_ request: FetchRequest, via parent: any ParentContextLink) throws -> [ObjectID] {
+        try ask(parent) { try $0.fetchObjectIDs(request) }.map { permanentIDs[$0] ?? $0 }
     }
 
     /// The registered object for an ID the parent gave, or a new fault for it (of the entity

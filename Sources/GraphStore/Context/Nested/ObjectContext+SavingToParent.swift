@@ -8,14 +8,14 @@
 extension ObjectContext {
     /// Saves the pending changes into the parent context and returns what was pushed (nil when
     /// nothing was), by the IDs the objects have here.
-    func saveToParent() throws -> ChangeSet? {
+    func saveToParent(via parent: any ParentContextLink) throws -> ChangeSet? {
         adoptPermanentIDs()
         guard hasChanges else { return nil }
         let plan = pendingSavePlan()
         try validate(plan)
         let changes = childChanges(of: plan)
         let policy = mergePolicy
-        let kept = try withParent { try $0.accept(changes, policy: policy) }
+        let kept = try ask(parent) { try $0.accept(changes, policy: policy) }
         return finishSaveToParent(plan, parentKept: Set(kept.map { permanentIDs[$0] ?? $0 }))
     }
 
