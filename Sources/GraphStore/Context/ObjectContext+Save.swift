@@ -422,12 +422,13 @@ extension ObjectContext {
 
     private func finishSave(_ plan: SavePlan) -> ChangeSet {
         var changes = ChangeSet()
-        var madePermanent: [ObjectID: ObjectID] = [:]
+        // Only a context with children keeps the pairs: they adopt the permanent IDs.
+        var madePermanent: [ObjectID: ObjectID]? = nesting.childrenLedger == nil ? nil : [:]
         for object in plan.inserted {
             let identity = ObjectIdentifier(object)
             guard let key = plan.keys[identity] else { continue }
             let permanent = ObjectID(storeUUID: store.identifier, entityID: layout.number(of: object.entity), key: key)
-            madePermanent[object.objectID] = permanent
+            madePermanent?[object.objectID] = permanent
             reregister(object, as: permanent)
             object.isInserted = false
             if plan.merged.contains(identity) {
@@ -455,7 +456,7 @@ extension ObjectContext {
             object.reorderedRelationships = []
         }
         clearChangeLists()
-        publishPermanentIDs(madePermanent)
+        if let madePermanent { publishPermanentIDs(madePermanent) }
         return changes
     }
 }

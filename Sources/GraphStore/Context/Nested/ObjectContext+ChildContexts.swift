@@ -59,11 +59,10 @@ extension ObjectContext {
         if hasParent { throw ObjectError(.childContext(operation), entity: model.name) }
     }
 
-    /// After a save of this root context: records the IDs it made permanent for its family and
-    /// lets the children in its isolation domain adopt them now.
+    /// After a save of this root context (while it has children): records the IDs it made
+    /// permanent for its family and lets the children in its isolation domain adopt them now.
     func publishPermanentIDs(_ pairs: [ObjectID: ObjectID]) {
-        guard let ledger = nesting.childrenLedger else { return }
-        ledger.record(pairs)
+        nesting.childrenLedger?.record(pairs)
         adoptPermanentIDs()
     }
 
