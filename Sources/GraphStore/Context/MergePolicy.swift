@@ -13,7 +13,7 @@
 /// |---|---|---|---|
 /// | unique constraint | the save fails | the object takes over the stored row | the object becomes the stored row |
 /// | row changed by another context | the save fails | the object's values are written | the stored attribute values stay; relationship changes are written |
-/// | a child's object changed in its parent | the save fails | the child's values and relationships are taken | the parent's attribute values stay; relationship changes are taken |
+/// | a child's object changed in its parent | the save fails | the child's values and relationships are taken | the parent's attribute values stay; the relationships the child changed are taken, the others stay as the parent has them |
 ///
 /// A save that fails names each conflict in its ``ObjectValidationError``
 /// (``ValidationRule/uniqueConstraint(_:)``, ``ValidationRule/rowVersionConflict``,

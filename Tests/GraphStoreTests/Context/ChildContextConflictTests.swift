@@ -55,8 +55,13 @@ import Testing
         child.mergePolicy = policy
         let apples = try child.existingObject(with: stock.id("A-1"))
         let bananas = try child.existingObject(with: stock.id("B-2"))
+        // After the child read A-1, the parent changes its price and gives it a location.
         let parentApples = try parent.existingObject(with: stock.id("A-1"))
-        try parentApples.set("price", 5.0)  // after the child read A-1
+        try parentApples.set("price", 5.0)
+        let aisle = try parent.insert("Location")
+        try aisle.set("aisle", "3")
+        try parentApples.setRelated("location", to: aisle)
+        let parentAisle = { try parentApples.related("location")?.get("aisle", as: String.self) }
 
         try apples.set("name", "Green apples")
         try apples.setRelated("unit", to: child.existingObject(with: stock.id("g")))
@@ -76,20 +81,60 @@ import Testing
             #expect(try CatalogStock.line(of: apples) == "A-1 Green apples 5.0 g")
             try child.save()
             #expect(try CatalogStock.line(of: parentApples) == "A-1 Green apples 5.0 g")
+            #expect(try parentAisle() == "3")
         case .objectWins:
+            // The child's whole object replaces the parent's: its price and its (missing) location too.
             try child.save()
             #expect(try CatalogStock.line(of: parentApples) == "A-1 Green apples 1.0 g")
+            #expect(try parentAisle() == nil)
         case .storeWins:
             try child.save()
-            // The parent's attribute values stay, the child's relationship change is taken, and
-            // the child's object reads the parent's values again.
+            // The parent's attribute values and its location stay, the relationship the child
+            // changed is taken, and the child's object reads the parent's values again.
             #expect(try CatalogStock.line(of: parentApples) == "A-1 Apples 5.0 g")
+            #expect(try parentAisle() == "3")
             #expect(try CatalogStock.line(of: apples) == "A-1 Apples 5.0 g")
+            #expect(try apples.related("location")?.get("aisle", as: String.self) == "3")
         }
         #expect(try parentBananas() == "B-2 Bananas 2.25 kg")
-        let expected = try CatalogStock.line(of: parentApples)
+        let (expected, expectedAisle) = (try CatalogStock.line(of: parentApples), try parentAisle())
         try parent.save()
         #expect(try stock.storedItems() == [expected, "B-2 Bananas 2.25 kg"])
+        let storedAisle = try stock.stored { context in
+            try context.existingObject(with: stock.id("A-1")).related("location")?.get("aisle", as: String.self)
+        }
+        #expect(storedAisle == expectedAisle)
+    }
+
+    @Test func underStoreWinsAToOneTheChildPointedAtANewObjectIsTakenThoughItsOldDestinationIsGone() throws {
+        let stock = try CatalogStock()
+        let (parent, child) = try stock.parentAndChild()
+        child.mergePolicy = .storeWins
+        let parentApples = try parent.existingObject(with: stock.id("A-1"))
+        let shelf = try parent.insert("Location")
+        try shelf.set("aisle", "1")
+        try parentApples.setRelated("location", to: shelf)
+        let apples = try child.existingObject(with: stock.id("A-1"))  // on the parent's unsaved shelf
+        // The parent drops the shelf (A-1 loses its location) and saves: the shelf's temporary
+        // ID no longer names anything there.
+        try parent.delete(shelf)
+        try parent.save()
+
+        let aisle = try child.insert("Location")
+        try aisle.set("aisle", "7")
+        try apples.setRelated("location", to: aisle)
+        try apples.set("price", 9.0)
+        try child.save()
+        // A-1 conflicts (its location changed in the parent): the parent's price stays, the
+        // child's new location is taken.
+        #expect(try CatalogStock.line(of: parentApples) == "A-1 Apples 1.0 kg")
+        #expect(try parentApples.related("location")?.get("aisle", as: String.self) == "7")
+        #expect(try apples.related("location")?.get("aisle", as: String.self) == "7")
+        try parent.save()
+        let storedAisle = try stock.stored { context in
+            try context.existingObject(with: stock.id("A-1")).related("location")?.get("aisle", as: String.self)
+        }
+        #expect(storedAisle == "7")
     }
 
     @Test(arguments: Self.policies)

@@ -8,12 +8,15 @@
 // saves or discards them.
 
 extension ObjectContext {
-    /// An updated object to apply, and whether its attribute values are taken (`.storeWins`
-    /// keeps this context's values over a conflict, yet takes the relationship changes).
+    /// An updated object to apply: all of its data, or — when `.storeWins` keeps this context's
+    /// values over a conflict — only the to-ones the child changed.
     private struct AcceptedUpdate {
         let object: ManagedObject
         let update: ChildChanges.Update
+        /// Whether the child's attribute values are taken.
         let takesAttributes: Bool
+        /// The to-one slots to set as the child has them.
+        let toOneSlots: [Int]
     }
 
     /// Applies a child's save, deciding conflicts by `policy` (the child's merge policy); returns
@@ -25,20 +28,20 @@ extension ObjectContext {
     func accept(_ changes: ChildChanges, policy: MergePolicy) throws -> [ObjectID] {
         let (accepted, kept) = try decide(changes.updated, policy: policy)
         try requireDestinations(of: changes, accepted: accepted)
-        var toOnes: [(ManagedObject, [ObjectID?])] = []
+        var toOnes: [(ManagedObject, [ObjectID?], slots: [Int])] = []
         for insert in changes.inserted {
             guard let entity = layout.entity(number: insert.id.entityID) else { continue }
             // A push retried after a failure may find its object here already.
             let object = registered[insert.id] ?? insertObject(of: entity, id: insert.id)
             object.values = insert.data.values
-            toOnes.append((object, insert.data.toOne))
+            toOnes.append((object, insert.data.toOne, Self.toOneSlots(of: entity)))
         }
         for accepted in accepted {
             if accepted.takesAttributes { setValues(accepted.update.data.values, of: accepted.object) }
-            toOnes.append((accepted.object, accepted.update.data.toOne))
+            toOnes.append((accepted.object, accepted.update.data.toOne, accepted.toOneSlots))
         }
-        for (object, destinations) in toOnes {
-            try link(object, toOnes: destinations)
+        for (object, destinations, slots) in toOnes {
+            try link(object, to: destinations, slots: slots)
         }
         for link in changes.links {
             guard let owner = try liveObject(link.owner), let member = try liveObject(link.member),
@@ -75,7 +78,10 @@ extension ObjectContext {
             let object = try liveObject(update.id)
             let changedHere = object.map { object in update.read.map { !holds(object, $0) } ?? false } ?? true
             if let object, !changedHere || policy == .objectWins {
-                accepted.append(AcceptedUpdate(object: object, update: update, takesAttributes: true))
+                accepted.append(
+                    AcceptedUpdate(
+                        object: object, update: update, takesAttributes: true,
+                        toOneSlots: Self.toOneSlots(of: object.entity)))
             } else if policy == .error {
                 let entity = layout.entity(number: update.id.entityID)?.name ?? "?"
                 failures.append(ValidationFailure(entity: entity, objectID: update.id, rule: .parentChanged))
@@ -84,7 +90,13 @@ extension ObjectContext {
                 // deleted here.
                 kept.append(update.id)
                 if let object {
-                    accepted.append(AcceptedUpdate(object: object, update: update, takesAttributes: false))
+                    // Only the to-ones the child changed; the parent's other to-ones stay.
+                    let changedByChild = Self.toOneSlots(of: object.entity).filter { slot in
+                        update.read.map { !sameObject(update.data.toOne[slot], $0.toOne[slot]) } ?? true
+                    }
+                    accepted.append(
+                        AcceptedUpdate(
+                            object: object, update: update, takesAttributes: false, toOneSlots: changedByChild))
                 }
             }
         }
@@ -102,10 +114,14 @@ extension ObjectContext {
         }
     }
 
-    /// Whether two IDs name the same object here (a temporary ID and the permanent one it became do).
+    /// Whether two IDs name the same object here (a temporary ID and the permanent one it became
+    /// do); an ID this context cannot resolve (an object the push inserts, one inserted and
+    /// dropped here) names no other ID's object.
     private func sameObject(_ first: ObjectID?, _ second: ObjectID?) -> Bool {
         guard let first, let second else { return first == nil && second == nil }
-        return first == second || (try? object(with: first)) === (try? object(with: second))
+        if first == second { return true }
+        guard let one = try? object(with: first), let other = try? object(with: second) else { return false }
+        return one === other
     }
 
     /// Throws unless every object the push links to (other than those it inserts) exists here:
@@ -114,8 +130,9 @@ extension ObjectContext {
         var ids = changes.inserted.flatMap { $0.data.toOne.compactMap { $0 } }
         for accepted in accepted {
             let now = visibleData(of: accepted.object).toOne
-            ids += zip(accepted.update.data.toOne, now).compactMap { pushed, current in
-                sameObject(pushed, current) ? nil : pushed
+            ids += accepted.toOneSlots.compactMap { slot in
+                let pushed = accepted.update.data.toOne[slot]
+                return sameObject(pushed, now[slot]) ? nil : pushed
             }
         }
         ids += changes.links.filter(\.added).flatMap { [$0.owner, $0.member] }
@@ -136,10 +153,17 @@ extension ObjectContext {
         }
     }
 
-    /// Points each to-one of `object` at the destination `destinations` names (inverses follow).
-    private func link(_ object: ManagedObject, toOnes destinations: [ObjectID?]) throws {
-        for relationship in object.entity.relationships where !relationship.isToMany {
-            let destination = try destinations[relationship.index].map { try self.object(with: $0) }
+    /// The slots of `entity`'s to-one relationships.
+    private static func toOneSlots(of entity: ModelEntity) -> [Int] {
+        entity.relationships.filter { !$0.isToMany }.map(\.index)
+    }
+
+    /// Points the to-ones of `object` in `slots` at the destinations `destinations` names, by
+    /// slot (inverses follow).
+    private func link(_ object: ManagedObject, to destinations: [ObjectID?], slots: [Int]) throws {
+        for slot in slots {
+            let relationship = object.entity.relationships[slot]
+            let destination = try destinations[slot].map { try self.object(with: $0) }
             if try toOneValue(of: object, relationship) !== destination {
                 try setToOne(object, relationship, to: destination)
             }
