@@ -64,6 +64,8 @@ struct CopyCommand: ParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
+    @OptionGroup var reading: StoreReadOptions
+
     func validate() throws {
         for filter in filters where !filter.contains(":") {
             throw ValidationError("--where takes \"Entity: predicate\", got \"\(filter)\"")
@@ -100,9 +102,7 @@ struct CopyCommand: ParsableCommand {
         let display = CopyProgressDisplay(enabled: showsProgress)
         let report: CopyReport
         do {
-            var readOnly = StoreOptions()
-            readOnly.readOnly = true
-            let source = try PersistentStore.open(at: from, options: readOnly)
+            let source = try PersistentStore.open(at: from, options: reading.storeOptions)
             var options = try copyOptions()
             if showsProgress { options.batchProgress = { display.show($0) } }
             if FileManager.default.fileExists(atPath: to) {

@@ -28,14 +28,14 @@ struct ExportCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "The output file (default: standard output).")
     var output: String?
 
+    @OptionGroup var reading: StoreReadOptions
+
     func run() throws {
         let chosen =
             format ?? output.flatMap { ExportFormat(rawValue: URL(fileURLWithPath: $0).pathExtension.lowercased()) }
             ?? .csv
         do {
-            var options = StoreOptions()
-            options.readOnly = true
-            let opened = try PersistentStore.open(at: store, options: options)
+            let opened = try PersistentStore.open(at: store, options: reading.storeOptions)
             let count = try Exporter(store: opened, entity: entity, format: chosen).export(to: output)
             if output != nil {
                 FileHandle.standardError.write(Data("exported \(counted(count, "\(entity) object"))\n".utf8))
