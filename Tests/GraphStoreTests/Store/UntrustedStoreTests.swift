@@ -210,6 +210,25 @@ import Testing
         #expect(found.hasPrefix("quick_check: ") || found == "database disk image is malformed", "\(found)")
     }
 
+    @Test func aCorruptedPageMetWhileFaultingIsDamaged() throws {
+        let stores = try CraftedStores()
+        defer { stores.remove() }
+        let path = try stores.store()
+        let (itemID, unitID) = try {
+            let context = try ObjectContext(store: try PersistentStore.open(at: path, options: Self.readOnly()))
+            let item = try #require(try context.fetch(FetchRequest(entityName: "Item")).first)
+            return (item.objectID, try #require(try item.related("unit")).objectID)
+        }()
+        let page = try stores.rootPage(of: "Item", in: path)
+        try stores.patch(path, at: (page - 1) * 4096 + 8, with: (0..<512).map { UInt8(truncatingIfNeeded: $0 &* 37) })
+        let context = try ObjectContext(store: try PersistentStore.open(at: path, options: Self.readOnly()))
+        let damaged = StoreError.Kind.damaged("database disk image is malformed")
+        // An item's fault fires over the damaged page; so does the unit's to-many of items.
+        #expect(Self.storeError { _ = try context.object(with: itemID).get("name", as: String.self) }?.kind == damaged)
+        let unit = try context.existingObject(with: unitID)
+        #expect(Self.storeError { _ = try unit.relatedObjects("items") }?.kind == damaged)
+    }
+
     @Test(arguments: [
         (16, [0x00, 0x03], "impossible header: file is not a database"),  // page size 3
         (18, [0x03, 0x03], "impossible header: file is not a database"),  // file format 3
