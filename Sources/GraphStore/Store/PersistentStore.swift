@@ -3,7 +3,8 @@
 // file when one is opened) answers every question about its tables and columns.
 // Invariants: opening with an incompatible model never writes to the file (metadata is read on a
 // read-only connection first); a store's schema is checked before any of its tables is read
-// (StoreSchemaCheck: a store from elsewhere is untrusted input); a read-only store is read through
+// (StoreSchemaCheck: a store from elsewhere is untrusted input), and its tables against its
+// model's layout (StoreTableCheck) before it is handed out; a read-only store is read through
 // StoreReadAccess, so reading it changes no file; a new store is created in one transaction
 // (schema + metadata); an in-memory store lives as long as this object (it holds an anchor
 // connection).
@@ -159,19 +160,21 @@ public final class PersistentStore: Sendable {
         defer { reader.close() }
         let (rules, metadata) = try readMetadata(on: reader, path: path, trying: options.layoutRules)
         if options.verifyIntegrity { try verifyIntegrity(on: reader, path: path) }
-        reader.close()
         let storedModel = Result { try metadata.model(source: path) }
         if let model, model.versionHash != metadata.modelHash {
             let differences = (try? storedModel.get()).map { ModelDifference.between($0, model) } ?? []
             throw StoreError(.incompatibleModel(differences.isEmpty ? ["model hash differs"] : differences), path: path)
         }
+        let layout: StoreLayout
         do {
-            let identifier = metadata.storeUUID.flatMap(UUID.init(uuidString:)) ?? UUID()
-            let layout = StoreLayout(model: try model ?? storedModel.get(), rules: rules)
-            return try finishOpening(at: path, identifier: identifier, layout: layout, options: options)
+            layout = StoreLayout(model: try model ?? storedModel.get(), rules: rules)
         } catch let error as ModelError {
             throw StoreError(.unreadableModel(error.description), path: path)
         }
+        try StoreTableCheck.check(layout, on: reader, path: path)
+        reader.close()
+        let identifier = metadata.storeUUID.flatMap(UUID.init(uuidString:)) ?? UUID()
+        return try finishOpening(at: path, identifier: identifier, layout: layout, options: options)
     }
 
     private static func finishOpening(at path: String, identifier: UUID, layout: StoreLayout, options: StoreOptions)
@@ -230,12 +233,13 @@ public final class PersistentStore: Sendable {
     }
 
     /// The layout rules of the store on `connection` (`preferred` first, then the known ones)
-    /// and its metadata, checked for a format this SeedKit reads; the schema (and the page size
-    /// of a -wal beside the file) is checked first, whose store the -wal makes it last.
+    /// and its metadata, checked for a format this SeedKit reads; the file's header, the page
+    /// size of a -wal beside it and the schema are checked first, whose store the -wal makes it last.
     private static func readMetadata(
         on connection: SQLiteConnection, path: String, trying preferred: (any StoreLayoutRules)?
     ) throws -> (rules: any StoreLayoutRules, metadata: StoreMetadata) {
         let candidates = (preferred.map { [$0] } ?? []) + StoreLayout.knownRules
+        try StoreFileHeader.check(path: path)
         try WriteAheadLogCheck.checkPageSize(path: path)
         try StoreSchemaCheck.check(connection, layouts: candidates, path: path)
         let (rules, metadata) = try sqlite(path) { () throws -> (any StoreLayoutRules, StoreMetadata) in

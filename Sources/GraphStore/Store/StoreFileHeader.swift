@@ -2,7 +2,8 @@
 // (its 16-byte magic), its page size and whether it is in write-ahead-log mode (its file format
 // bytes), so that a read-only open can choose how to open it (StoreReadAccess), a -wal beside it
 // can be checked (WriteAheadLogCheck) and a failure can say whether the file is damaged or not a
-// database.
+// database; and the fields no store can have otherwise (a text encoding other than UTF-8, a
+// schema format SQLite does not know), refused before SQLite reads the schema.
 // Invariant: reading never writes, locks or creates anything; a file that cannot be read has no
 // header (nil).
 import Foundation
@@ -43,5 +44,34 @@ package struct StoreFileHeader {
     /// 18 and 19) is 2.
     package var isWriteAheadLog: Bool {
         isSQLite && bytes.count >= 20 && (bytes[18] == 2 || bytes[19] == 2)
+    }
+
+    /// What the header says that no store can say, or nil: a text encoding other than UTF-8
+    /// (bytes 56–59: 1; 0 before the first table) — every store is UTF-8, and SQLite would read
+    /// its names and text as UTF-16 — or a schema format other than 1 to 4 (bytes 44–47; 0 before
+    /// the first table).
+    package var impossibility: String? {
+        guard isSQLite, bytes.count == 100 else { return nil }
+        let encoding = field(at: 56)
+        if encoding > 1 {
+            let name = [2: "UTF-16le", 3: "UTF-16be"][encoding] ?? "number \(encoding)"
+            return "impossible header: text encoding \(name) (a store is UTF-8)"
+        }
+        let schemaFormat = field(at: 44)
+        if schemaFormat > 4 { return "impossible header: schema format \(schemaFormat)" }
+        return nil
+    }
+
+    /// The big-endian 4-byte field at `offset`.
+    private func field(at offset: Int) -> UInt32 {
+        bytes[offset..<offset + 4].reduce(0) { $0 << 8 | UInt32($1) }
+    }
+
+    /// Throws ``StoreError/Kind/damaged(_:)`` when the header of the file at `path` says what
+    /// no store can say (``impossibility``).
+    package static func check(path: String) throws {
+        if let impossibility = StoreFileHeader(path: path)?.impossibility {
+            throw StoreError(.damaged(impossibility), path: path)
+        }
     }
 }

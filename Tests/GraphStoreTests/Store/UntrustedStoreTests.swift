@@ -234,6 +234,9 @@ import Testing
         (18, [0x03, 0x03], "impossible header: file is not a database"),  // file format 3
         (20, [0xFF], "database disk image is malformed"),  // 255 reserved bytes per page
         (28, [0x7F, 0xFF, 0xFF, 0xFF], "database disk image is malformed"),  // 2^31 - 1 pages
+        (44, [0x00, 0x00, 0x00, 0x05], "impossible header: schema format 5"),
+        (56, [0x00, 0x00, 0x00, 0x02], "impossible header: text encoding UTF-16le (a store is UTF-8)"),
+        (56, [0x00, 0x00, 0x00, 0x09], "impossible header: text encoding number 9 (a store is UTF-8)"),
     ])
     func anImpossibleHeaderIsDamaged(offset: Int, bytes: [UInt8], reason: String) throws {
         let stores = try CraftedStores()
@@ -242,6 +245,22 @@ import Testing
         try stores.patch(path, at: offset, with: bytes)
         #expect(Self.storeError { _ = try Self.inspect(path) }?.kind == .damaged(reason))
         #expect(Self.storeError { _ = try PersistentStore.metadata(at: path) }?.kind == .damaged(reason))
+    }
+
+    @Test func tablesThatDoNotMatchTheStoresModelAreDamaged() throws {
+        let stores = try CraftedStores()
+        defer { stores.remove() }
+        let path = try stores.store()
+        try stores.run("ALTER TABLE \"Unit\" RENAME COLUMN \"name\" TO \"nom\"; DROP TABLE \"Item_tags\"", on: path)
+        let error = Self.storeError { _ = try Self.inspect(path) }
+        #expect(
+            error?.kind
+                == .damaged(
+                    "its tables do not match its model: \"Unit\" has no column \"name\"; no table \"Item_tags\""))
+        // Column names match as SQLite matches them, without regard to case.
+        try stores.run("ALTER TABLE \"Unit\" RENAME COLUMN \"nom\" TO \"NAME\"", on: path)
+        try stores.run("CREATE TABLE \"Item_tags\"(\"SRC\" INTEGER, \"Dst\" INTEGER)", on: path)
+        #expect(try Self.inspect(path)["Unit"] == 1)
     }
 
     @Test func aFileThatIsNotSQLiteIsNotAStore() throws {
