@@ -139,11 +139,14 @@ let package = Package(
             dependencies: ["seedkit"]
         ),
 
-        // A seeded mutation fuzzer for the record readers, and the benchmark catalog generator
+        // A seeded mutation fuzzer for the record readers and for reading stores, and the benchmark catalog generator
         // (see docs/Fuzzing.md).
         .executableTarget(
             name: "seedkit-fuzz",
-            dependencies: ["RecordReaders", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "RecordReaders", "GraphStore", "DeepCopy",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
 
         // Benchmarks (docs/Performance.md).
@@ -178,7 +181,8 @@ let package = Package(
             name: "SeedKitCLITests",
             dependencies: ["seedkit", "seedkit-fuzz", "GraphStore", "SeedImport", "DeepCopy"]
         ),
-        .testTarget(name: "PlanInferenceTests", dependencies: ["PlanInference", "SeedImport", "GraphStore", "ModelFiles"]),
+        .testTarget(
+            name: "PlanInferenceTests", dependencies: ["PlanInference", "SeedImport", "GraphStore", "ModelFiles"]),
         .testTarget(name: "SeedKitCodegenTests", dependencies: ["SeedKitCodegen", "GraphStore", "ModelFiles"]),
         // The code `seedkit generate` writes for the catalog and Grocery Dude models, compiled and
         // used (one target per model: both have an `Item`); SeedKitCodegenTests checks that
