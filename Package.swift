@@ -144,7 +144,7 @@ let package = Package(
         .executableTarget(
             name: "seedkit-fuzz",
             dependencies: [
-                "RecordReaders", "GraphStore", "DeepCopy",
+                "RecordReaders", "GraphStore", "DeepCopy", "ModelFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -25,6 +25,9 @@ struct StoreFuzzCommand: ParsableCommand {
         help: "A seed store, or a folder of .sqlite seeds (repeatable; default: built-in SeedKit-layout stores).")
     var seeds: [String] = []
 
+    @Option(help: "The model the stores are opened with (a model file or an Xcode model; default: each store's own).")
+    var model: String?
+
     @Option(help: "Inputs to read (when --seconds is 0).")
     var iterations = 2000
 
@@ -57,6 +60,7 @@ struct StoreFuzzCommand: ParsableCommand {
 
     func run() throws {
         let folder = try work ?? Self.temporaryFolder()
+        let model = try StoreReading.model(at: self.model)
         var corpus = try StoreSeeds.corpus(seeds, work: folder)
         guard !corpus.isEmpty else {
             printError("seedkit-fuzz: no seed stores")
@@ -75,8 +79,10 @@ struct StoreFuzzCommand: ParsableCommand {
         while seconds > 0 ? now() - start < Double(seconds) : iteration < iterations {
             iteration += 1
             let input = mutator.mutate(corpus[mutator.below(corpus.count)], other: corpus[mutator.below(corpus.count)])
-            let digest = Self.readGuarded(input, at: file)
-            if let (culprit, reason) = watch.afterInput(input, reread: { _ = Self.readGuarded($0, at: file) }) {
+            let digest = Self.readGuarded(input, at: file, model: model)
+            if let (culprit, reason) = watch.afterInput(
+                input, reread: { _ = Self.readGuarded($0, at: file, model: model) })
+            {
                 findings += 1
                 Self.saveMemoryFinding(culprit, reason: reason, in: out)
                 break
@@ -105,7 +111,7 @@ struct StoreFuzzCommand: ParsableCommand {
                 if rejected { rejectedInCorpus += 1 }
             }
         }
-        if let (culprit, reason) = watch.check(reread: { _ = Self.readGuarded($0, at: file) }) {
+        if let (culprit, reason) = watch.check(reread: { _ = Self.readGuarded($0, at: file, model: model) }) {
             findings += 1
             Self.saveMemoryFinding(culprit, reason: reason, in: out)
         }
@@ -125,10 +131,11 @@ struct StoreFuzzCommand: ParsableCommand {
         printError("seedkit-fuzz: store: \(reason) (input saved to memory-store.bin)")
     }
 
-    /// Reads `input` as the store at `file` under the crash and hang watchdog; returns the digest.
-    static func readGuarded(_ input: [UInt8], at file: String) -> String {
+    /// Reads `input` as the store at `file` (with `model`, or its own) under the crash and hang
+    /// watchdog; returns the digest.
+    static func readGuarded(_ input: [UInt8], at file: String, model: ObjectModel?) -> String {
         CrashGuard.begin(input, seconds: watchdogSeconds)
-        let digest = StoreReading.read(input, at: file)
+        let digest = StoreReading.read(input, at: file, model: model)
         CrashGuard.end()
         return digest
     }
@@ -154,7 +161,11 @@ struct ReplayStoreCommand: ParsableCommand {
     @Argument(help: "The saved input.")
     var file: String
 
+    @Option(help: "The model the store is opened with (as for `stores --model`).")
+    var model: String?
+
     func run() throws {
+        let model = try StoreReading.model(at: self.model)
         guard let bytes = FuzzCommand.readFile(file) else {
             printError("seedkit-fuzz: cannot read \(file)")
             throw ExitCode(1)
@@ -164,6 +175,6 @@ struct ReplayStoreCommand: ParsableCommand {
         ).path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        print(StoreReading.read(bytes, at: folder + "/replay.sqlite"))
+        print(StoreReading.read(bytes, at: folder + "/replay.sqlite", model: model))
     }
 }

@@ -4,9 +4,11 @@
 // itself — and a short digest of the outcome: what was read, or the error that stopped it.
 // Invariant: an error thrown while reading is an outcome, never a failure of the fuzzer; a
 // failure of SeedKit to refuse cleanly is a crash or hang, which the CrashGuard catches.
+import ArgumentParser
 import DeepCopy
 import Foundation
 import GraphStore
+import ModelFiles
 
 enum StoreReading {
     /// At most this many objects of one entity are read (a mutant's rows are real rows of a
@@ -18,12 +20,12 @@ enum StoreReading {
     /// checksum of the values and the number of differences, or `error <type>.<kind>: <reason>`
     /// for a StoreError or ObjectError (`error <type>: <error>` for any other) — or, when the
     /// reading changed the file's bytes or left a side file beside it, `changed <what>`.
-    static func read(_ input: [UInt8], at path: String) -> String {
+    static func read(_ input: [UInt8], at path: String, model: ObjectModel?) -> String {
         try? StoreFiles.remove(path)
         guard FileManager.default.createFile(atPath: path, contents: Data(input)) else {
             return "error FileManager: cannot write \(path)"
         }
-        let digest = readStore(at: path)
+        let digest = readStore(at: path, model: model)
         if let change = change(at: path, from: input) { return "changed \(change) (after: \(digest.prefix(200)))" }
         return digest
     }
@@ -38,12 +40,26 @@ enum StoreReading {
             ? nil : "a side file: " + made.map { String($0.dropFirst(path.count)) }.joined(separator: ", ")
     }
 
-    /// Opens the store at `path` read-only and reads everything; the outcome's digest.
-    private static func readStore(at path: String) -> String {
+    /// The model at `path` (a model file or an Xcode model), or nil without a path.
+    ///
+    /// - Throws: `ExitCode(1)`, after saying why, when it cannot be loaded.
+    static func model(at path: String?) throws -> ObjectModel? {
+        guard let path else { return nil }
+        do {
+            return try ModelLoader.load(from: path)
+        } catch {
+            printError("seedkit-fuzz: \(error)")
+            throw ExitCode(1)
+        }
+    }
+
+    /// Opens the store at `path` read-only (with `model`, or its own) and reads everything; the
+    /// outcome's digest.
+    private static func readStore(at path: String, model: ObjectModel?) -> String {
         do {
             var options = StoreOptions()
             options.readOnly = true
-            let store = try PersistentStore.open(at: path, options: options)
+            let store = try PersistentStore.open(at: path, model: model, options: options)
             _ = try store.metadata()
             let counts = try store.objectCounts()
             let values = try readObjects(of: store)

@@ -6,9 +6,9 @@ import Foundation
 import Testing
 
 @Suite struct StoreFuzzCommandTests {
-    /// Runs `seedkit-fuzz` with `arguments`.
-    private static func fuzz(_ arguments: [String]) throws -> CLIResult {
-        try CLIProcess.run(arguments, program: "seedkit-fuzz")
+    /// Runs `seedkit-fuzz` with `arguments` (in `directory`, if given).
+    private static func fuzz(_ arguments: [String], in directory: String? = nil) throws -> CLIResult {
+        try CLIProcess.run(arguments, in: directory, program: "seedkit-fuzz")
     }
 
     @Test func aShortRunOverTheBuiltInSeedsFindsNothingAndReplaysTheSeeds() throws {
@@ -31,6 +31,10 @@ import Testing
             #expect(replay.stdout.hasPrefix("read Gadget=6,Item=18,List=1,Tag=3,Unit=3 values "), "\(replay.stdout)")
             #expect(replay.stdout.hasSuffix(" differences 0\n"), "\(replay.stdout)")
         }
+        // Opened with a model other than its own, a seed is refused.
+        let catalogModel = ExitCodeTests.repository.appendingPathComponent("SeedData/Catalog/Catalog.yaml").path
+        let otherModel = try Self.fuzz(["replay-store", work + "/seed-shipped.sqlite", "--model", catalogModel])
+        #expect(otherModel.stdout.hasPrefix("error StoreError.incompatibleModel: "), "\(otherModel.stdout)")
         // A file that is not a store replays as its refusal.
         #expect(FileManager.default.createFile(atPath: directory.path + "/text.bin", contents: Data("id,name\n".utf8)))
         let text = try Self.fuzz(["replay-store", directory.path + "/text.bin"])
@@ -40,5 +44,22 @@ import Testing
         let seeded = try Self.fuzz(["stores", "--seeds", work, "--iterations", "60", "--out", out])
         #expect(seeded.status == 0, "\(seeded.stdout)\(seeded.stderr)")
         #expect(seeded.stdout.hasPrefix("store: 60 inputs in "), "\(seeded.stdout)")
+    }
+
+    @Test func storesAreOpenedWithTheModelNamed() throws {
+        let folder = try ExitCodeTests.sampleFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let built = try CLIProcess.run(["build", "catalog-csv.yaml", "-o", "Catalog.sqlite", "--quiet"], in: folder)
+        #expect(built.status == 0, "\(built.stderr)")
+        let replay = try Self.fuzz(["replay-store", "Catalog.sqlite", "--model", "Catalog.yaml"], in: folder)
+        #expect(
+            replay.stdout.hasPrefix("read Item=5,Location=3,ShoppingList=2,Tag=3,Unit=3 values "), "\(replay.stdout)")
+        let run = try Self.fuzz(
+            ["stores", "--seeds", "Catalog.sqlite", "--model", "Catalog.yaml", "--iterations", "60", "--out", folder],
+            in: folder)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.hasSuffix("findings: 0\n"), "\(run.stdout)")
+        let missing = try Self.fuzz(["replay-store", "Catalog.sqlite", "--model", "Missing.yaml"], in: folder)
+        #expect(missing.status == 1 && missing.stderr.hasPrefix("seedkit-fuzz: "), "\(missing.stderr)")
     }
 }
