@@ -148,12 +148,12 @@ let package = Package(
             dependencies: ["seedkit"]
         ),
 
-        // A seeded mutation fuzzer for the record readers, and the benchmark catalog generator
+        // A seeded mutation fuzzer for the record readers and for reading stores, and the benchmark catalog generator
         // (see docs/Fuzzing.md).
         .executableTarget(
             name: "seedkit-fuzz",
             dependencies: [
-                "RecordReaders", "PropertyLists", "ModelFiles",
+                "RecordReaders", "PropertyLists", "GraphStore", "DeepCopy", "ModelFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -1,7 +1,8 @@
 // Faulting: loading an object's row, its to-one destinations and its to-many members on first use
 // (a child context loads them from its parent instead: ParentReads).
 // Invariants: a fault fires with one indexed query; a to-many fault fires with one query for all
-// its members; loading never overwrites unsaved in-memory changes.
+// its members; loading never overwrites unsaved in-memory changes; a SQLite failure (a damaged
+// page) is a StoreError naming the store.
 
 extension ObjectContext {
     /// Loads `object`'s row (its attributes and to-one destinations).
@@ -11,13 +12,15 @@ extension ObjectContext {
         guard let key = object.objectID.primaryKey else { return }
         let entity = object.entity
         let rows = layout.rows(of: entity)
-        let statement = try connection.cachedStatement(rows.selectSQL)
-        defer { statement.reset() }
-        statement.bind(key, at: 1)
-        guard try statement.step() else {
-            throw ObjectError(.notFound, entity: entity.name, objectID: object.objectID)
+        let found = try readRows { connection in
+            let statement = try connection.cachedStatement(rows.selectSQL)
+            defer { statement.reset() }
+            statement.bind(key, at: 1)
+            guard try statement.step() else { return false }
+            fill(object, from: statement, mapping: RowMapping.forSingleRow(rows), rows: rows)
+            return true
         }
-        fill(object, from: statement, mapping: RowMapping.forSingleRow(rows), rows: rows)
+        guard found else { throw ObjectError(.notFound, entity: entity.name, objectID: object.objectID) }
     }
 
     /// The object of a result row whose columns are `rowLayout.columns` after `offset` others
@@ -120,14 +123,16 @@ extension ObjectContext {
         case .foreignKey, .transient:
             return []
         }
-        let statement = try connection.cachedStatement(sql)
-        defer { statement.reset() }
-        statement.bind(key, at: 1)
-        var members: [ManagedObject] = []
-        while try statement.step() {
-            let kind = layout.entity(number: statement.int64(1)) ?? destination
-            members.append(registeredObject(entity: kind, key: statement.int64(0)))
+        return try readRows { connection in
+            let statement = try connection.cachedStatement(sql)
+            defer { statement.reset() }
+            statement.bind(key, at: 1)
+            var members: [ManagedObject] = []
+            while try statement.step() {
+                let kind = layout.entity(number: statement.int64(1)) ?? destination
+                members.append(registeredObject(entity: kind, key: statement.int64(0)))
+            }
+            return members
         }
-        return members
     }
 }
