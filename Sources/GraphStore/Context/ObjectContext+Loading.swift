@@ -45,20 +45,8 @@ extension ObjectContext {
         var values = entity.attributes.map { $0.isTransient ? $0.declaration.defaultValue : nil }
         readAttributes(into: &values, of: entity, from: statement, mapping: mapping, rows: rows)
         object.values = values
-        for (position, slot) in rows.foreignKeys.enumerated() {
-            let column = mapping.foreignKeyColumns[position]
-            let relationship = entity.relationships[slot]
-            var destination = model.destination(of: relationship)
-            if statement.isNull(column) {
-                object.toOne[slot] = nil
-            } else {
-                if let entityColumn = mapping.foreignKeyEntityColumns[position], !statement.isNull(entityColumn),
-                    let concrete = layout.entity(number: statement.int64(entityColumn))
-                {
-                    destination = concrete
-                }
-                object.toOne[slot] = registeredObject(entity: destination, key: statement.int64(column))
-            }
+        readToOnes(into: &object.toOne, of: entity, from: statement, mapping: mapping, rows: rows)
+        for slot in rows.foreignKeys {
             object.toOneLoaded[slot] = true
         }
         for relationship in entity.relationships where relationship.isTransient && !relationship.isToMany {
@@ -76,6 +64,28 @@ extension ObjectContext {
         for (slot, column) in zip(rows.storedAttributes, mapping.attributeColumns) {
             values[slot] = statement.attributeValue(
                 at: column, type: entity.attributes[slot].type, encoding: layout.values)
+        }
+    }
+
+    /// Reads the to-one destinations of a result row into `toOne` (by slot; registered objects,
+    /// faults when not loaded yet; slots without a foreign key are left alone).
+    func readToOnes(
+        into toOne: inout [ManagedObject?], of entity: ModelEntity, from statement: SQLiteStatement,
+        mapping: RowMapping, rows: EntityRowLayout
+    ) {
+        for (position, slot) in rows.foreignKeys.enumerated() {
+            let column = mapping.foreignKeyColumns[position]
+            guard !statement.isNull(column) else {
+                toOne[slot] = nil
+                continue
+            }
+            var destination = model.destination(of: entity.relationships[slot])
+            if let entityColumn = mapping.foreignKeyEntityColumns[position], !statement.isNull(entityColumn),
+                let concrete = layout.entity(number: statement.int64(entityColumn))
+            {
+                destination = concrete
+            }
+            toOne[slot] = registeredObject(entity: destination, key: statement.int64(column))
         }
     }
 
