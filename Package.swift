@@ -44,10 +44,11 @@ let package = Package(
             providers: [.apt(["zlib1g-dev"])]
         ),
 
-        // The object graph: model, SQLite store, contexts, objects, fetches.
+        // The object graph: model, SQLite store, contexts, objects, fetches. Property lists for the
+        // metadata of Core Data–layout stores.
         .target(
             name: "GraphStore",
-            dependencies: ["CSQLite", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["CSQLite", "PropertyLists", .product(name: "Crypto", package: "swift-crypto")]
         ),
 
         // Binary and XML property lists and NSKeyedArchiver archives, for untrusted input.
@@ -185,13 +186,20 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "PropertyListsTests", dependencies: ["PropertyLists"]),
+        // Core Data–layout stores written and read: schema, metadata, values, copies, imports.
+        .testTarget(
+            name: "CoreDataStoresTests",
+            dependencies: ["GraphStore", "ModelFiles", "PropertyLists", "DeepCopy", "SeedImport", "SeedKit"],
+            exclude: ["Fixtures"]
+        ),
         .testTarget(name: "SeedKitTests", dependencies: ["SeedKit", "seedkit-loader-probe"]),
         .testTarget(name: "DeepCopyTests", dependencies: ["DeepCopy", "SeedImport", "ModelFiles"]),
         .testTarget(
             name: "SeedKitCLITests",
             dependencies: ["seedkit", "seedkit-fuzz", "GraphStore", "SeedImport", "DeepCopy"]
         ),
-        .testTarget(name: "PlanInferenceTests", dependencies: ["PlanInference", "SeedImport", "GraphStore", "ModelFiles"]),
+        .testTarget(
+            name: "PlanInferenceTests", dependencies: ["PlanInference", "SeedImport", "GraphStore", "ModelFiles"]),
         .testTarget(name: "SeedKitCodegenTests", dependencies: ["SeedKitCodegen", "GraphStore", "ModelFiles"]),
         // The code `seedkit generate` writes for the catalog and Grocery Dude models, compiled and
         // used (one target per model: both have an `Item`); SeedKitCodegenTests checks that

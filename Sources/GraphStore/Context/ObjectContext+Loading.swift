@@ -36,10 +36,11 @@ extension ObjectContext {
     /// Copies a result row into `object` (which must be a fault).
     func fill(_ object: ManagedObject, from statement: SQLiteStatement, mapping: RowMapping, rows: EntityRowLayout) {
         let entity = object.entity
-        let encoding = layout.values
         var values = entity.attributes.map { $0.isTransient ? $0.declaration.defaultValue : nil }
         for (slot, column) in zip(rows.storedAttributes, mapping.attributeColumns) {
-            values[slot] = statement.attributeValue(at: column, type: entity.attributes[slot].type, encoding: encoding)
+            let attribute = entity.attributes[slot]
+            values[slot] = statement.attributeValue(
+                at: column, type: attribute.type, encoding: layout.encoding(of: attribute))
         }
         object.values = values
         for (position, slot) in rows.foreignKeys.enumerated() {

@@ -266,7 +266,8 @@ extension ObjectContext {
     ) -> Int32 {
         var parameter = first
         for slot in rows.storedAttributes {
-            statement.bind(object.values[slot], at: parameter, encoding: layout.values)
+            statement.bind(
+                object.values[slot], at: parameter, encoding: layout.encoding(of: object.entity.attributes[slot]))
             parameter += 1
         }
         for slot in rows.foreignKeys {

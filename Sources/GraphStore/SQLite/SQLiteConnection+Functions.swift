@@ -8,7 +8,9 @@ import CSQLite
 extension SQLiteConnection {
     /// Registers (or replaces) the scalar SQL function `name` with `argumentCount` arguments (-1
     /// for any number), implemented by `body`. Mark it `deterministic` when the same arguments
-    /// always give the same result, so SQLite may use it in indexes and factor calls out.
+    /// always give the same result, so SQLite may use it in indexes and factor calls out. Mark
+    /// it `innocuous` only when it has no side effects and reveals nothing (SQLite then lets the
+    /// schema — triggers, views — of a store call it even when the schema is not trusted).
     ///
     /// `body` runs on this connection's thread, during the statement that calls it. An error it
     /// throws makes the statement fail with its description as SQLite's message. The connection
@@ -22,12 +24,12 @@ extension SQLiteConnection {
     /// let matching = try connection.prepare("SELECT name FROM Item WHERE name REGEXP '^A'")
     /// ```
     package func registerFunction(
-        name: String, argumentCount: Int32, deterministic: Bool = true,
+        name: String, argumentCount: Int32, deterministic: Bool = true, innocuous: Bool = false,
         _ body: @escaping (SQLiteFunctionArguments) throws -> SQLiteValue
     ) throws {
         let database = try openDatabase(for: nil)
         let box = Unmanaged.passRetained(SQLiteFunctionBox(body)).toOpaque()
-        let flags = SQLITE_UTF8 | (deterministic ? SQLITE_DETERMINISTIC : 0)
+        let flags = SQLITE_UTF8 | (deterministic ? SQLITE_DETERMINISTIC : 0) | (innocuous ? SQLITE_INNOCUOUS : 0)
         let code = sqlite3_create_function_v2(
             database, name, argumentCount, flags, box,
             { context, count, values in

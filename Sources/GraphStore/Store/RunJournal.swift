@@ -9,6 +9,8 @@
 // empty get no triggers: every row in them is the run's own.
 // Undo: replay the log newest first, then delete every row above the watermarks (and the join
 // rows that point at them). Finish: forget the log and the marker, in the last batch's transaction.
+// In a layout that keeps no tables of the library's own between runs (Core Data's), the log's
+// table is created when the run begins and dropped when it ends.
 // Invariants: at most one run is active per store (its marker is the `run.active` metadata key);
 // the triggers exist only on the connection that runs the batches.
 import Foundation
@@ -27,8 +29,11 @@ public struct RunJournal: Sendable, Hashable, Codable {
     static func begin(id: String, layout: StoreLayout, on connection: SQLiteConnection) throws -> RunJournal {
         var watermarks: [String: Int64] = [:]
         try connection.transaction(.immediate) {
+            // AUTOINCREMENT keeps sequence numbers rising across runs in a table that stays; one that
+            // lives for a single run needs no `sqlite_sequence` row.
+            let increment = layout.rules.keepsLibraryTables ? " AUTOINCREMENT" : ""
             try connection.execute(
-                "CREATE TABLE IF NOT EXISTS \(layout.journalTable)(seq INTEGER PRIMARY KEY AUTOINCREMENT, sql TEXT NOT NULL)"
+                "CREATE TABLE IF NOT EXISTS \(layout.journalTable)(seq INTEGER PRIMARY KEY\(increment), sql TEXT NOT NULL)"
             )
             for root in layout.roots {
                 watermarks[layout.table(of: root)] = try layout.highestKey(ofRoot: root, on: connection)
@@ -144,7 +149,9 @@ public struct RunJournal: Sendable, Hashable, Codable {
 
     /// Forgets the run (its log and marker) inside the caller's transaction.
     func forget(layout: StoreLayout, on connection: SQLiteConnection) throws {
-        try connection.execute("DELETE FROM \(layout.journalTable)")
+        try connection.execute(
+            layout.rules.keepsLibraryTables
+                ? "DELETE FROM \(layout.journalTable)" : "DROP TABLE IF EXISTS \(layout.journalTable)")
         try layout.writeMetadata([Self.markerKey: nil], on: connection)
     }
 

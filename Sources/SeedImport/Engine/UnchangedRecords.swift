@@ -135,7 +135,7 @@ struct UnchangedRecords {
             for (offset, attribute) in keyAttributes.enumerated() {
                 guard
                     let value = statement.attributeValue(
-                        at: Int32(2 + offset), type: attribute.type, encoding: layout.values)
+                        at: Int32(2 + offset), type: attribute.type, encoding: layout.encoding(of: attribute))
                 else { return }
                 parts.append(value)
             }
@@ -149,7 +149,9 @@ struct UnchangedRecords {
             if checksValues {
                 let holdsValues = records[position].0.values.allSatisfy { slot, value in
                     columnOfSlot[slot].map {
-                        statement.holds(value, at: $0, type: entity.attributes[slot].type, encoding: layout.values)
+                        statement.holds(
+                            value, at: $0, type: entity.attributes[slot].type,
+                            encoding: layout.encoding(of: entity.attributes[slot]))
                     }
                         ?? false
                 }
@@ -196,7 +198,7 @@ struct UnchangedRecords {
                 for (offset, attribute) in attributes.enumerated() {
                     guard
                         let value = statement.attributeValue(
-                            at: Int32(2 + offset), type: attribute.type, encoding: layout.values)
+                            at: Int32(2 + offset), type: attribute.type, encoding: layout.encoding(of: attribute))
                     else {
                         return
                     }

@@ -91,7 +91,8 @@ final class RowBatchWriter {
         statement.bind(Int64(1), at: base + 3)
         var parameter = base + 4
         for slot in layout.storedAttributes {
-            statement.bind(row.values[slot], at: parameter, encoding: storeLayout.values)
+            statement.bind(
+                row.values[slot], at: parameter, encoding: storeLayout.encoding(of: row.entity.attributes[slot]))
             parameter += 1
         }
         for slot in layout.foreignKeys {
