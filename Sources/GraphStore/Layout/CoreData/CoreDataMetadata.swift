@@ -124,9 +124,9 @@ extension CoreDataLayout {
             try statement.execute()
         }
         let left = try connection.prepare("SELECT count(*) FROM \(Self.runStateTable)")
-        if try left.step(), left.int64(0) == 0 {
-            try connection.execute("DROP TABLE \(Self.runStateTable)")
-        }
+        let empty = try left.step() && left.int64(0) == 0
+        left.reset()
+        if empty { try connection.execute("DROP TABLE \(Self.runStateTable)") }
     }
 
     private static func hasRunStateTable(_ connection: SQLiteConnection) throws -> Bool {
