@@ -129,6 +129,7 @@ let package = Package(
                 "DeepCopy",
                 "SeedKitCodegen",
                 "PlanInference",
+                "PropertyLists",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -1,11 +1,14 @@
 // `seedkit copy --from SRC --to DST [--entities A,B] [--where "Entity: predicate"]…
 // [--cut Entity.relationship]… [--bring-along Entity.relationship]…
-// [--on-conflict update|keep|fail] [--batch-size N] [--json] [--quiet]`: deep copy of object graphs
-// between stores, with progress on standard error (docs/CLI.md).
+// [--on-conflict update|keep|fail] [--batch-size N] [--model MODEL] [--layout seedkit|core-data]
+// [--template EMPTY.sqlite] [--json] [--quiet]`: deep copy of object graphs between stores (either
+// may be a Core Data store, read and written with --model), with progress on standard error
+// (docs/CLI.md).
 import ArgumentParser
 import DeepCopy
 import Foundation
 import GraphStore
+import ModelFiles
 
 /// Copies objects and their relationships from one store into another.
 struct CopyCommand: ParsableCommand {
@@ -62,6 +65,14 @@ struct CopyCommand: ParsableCommand {
         help: "Source rows per committed batch (default \(DeepCopyOptions().batchSize)).")
     var batchSize: Int?
 
+    @OptionGroup var storeModel: StoreModelOptions
+
+    @Option(help: "The layout of a new target: seedkit (default) or core-data (a store a Core Data app opens).")
+    var layout: StoreLayoutKind?
+
+    @Option(help: "An empty Core Data store the app made for the model, to start a new core-data target from.")
+    var template: String?
+
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
@@ -75,6 +86,9 @@ struct CopyCommand: ParsableCommand {
             }
         }
         if let batchSize, batchSize < 1 { throw ValidationError("--batch-size must be at least 1") }
+        if template != nil && layout == .seedKit {
+            throw ValidationError("--template makes a core-data store: drop --layout seedkit")
+        }
         for (flag, names) in [("--cut", cuts), ("--bring-along", broughtAlong)] {
             for name in names {
                 let parts = name.split(separator: ".", omittingEmptySubsequences: false)
@@ -100,15 +114,23 @@ struct CopyCommand: ParsableCommand {
         let display = CopyProgressDisplay(enabled: showsProgress)
         let report: CopyReport
         do {
-            var readOnly = StoreOptions()
-            readOnly.readOnly = true
-            let source = try PersistentStore.open(at: from, options: readOnly)
+            let versions = try storeModel.versions()
+            let source = try storeModel.open(from, readOnly: true, versions: versions)
             var options = try copyOptions()
             if showsProgress { options.batchProgress = { display.show($0) } }
             if FileManager.default.fileExists(atPath: to) {
-                report = try DeepCopier(from: source, to: try PersistentStore.open(at: to), options: options).run()
+                if layout != nil || template != nil {
+                    throw ValidationError("\(to) exists: --layout and --template are for a new target")
+                }
+                let target = try storeModel.open(to, readOnly: false, versions: versions)
+                report = try DeepCopier(from: source, to: target, options: options).run()
             } else {
-                report = try DeepCopier.copy(from: source, toNewStoreAt: to, options: options)
+                var storeOptions = StoreOptions()
+                storeOptions.layout = template == nil ? layout : .coreData
+                storeOptions.template = template
+                report = try DeepCopier.copy(
+                    from: source, toNewStoreAt: to, model: try newTargetModel(source: source, versions: versions),
+                    storeOptions: storeOptions, options: options)
             }
             display.finish()
         } catch {
@@ -125,6 +147,15 @@ struct CopyCommand: ParsableCommand {
             for warning in report.warnings { print("warning: \(warning)") }
             print(String(format: "copied into %@ in %.2f s", to, report.seconds))
         }
+    }
+
+    /// The model of a new target: the source's, unless a SeedKit source is copied into a new
+    /// Core Data store and --model names the Xcode model to lay it out for.
+    private func newTargetModel(source: PersistentStore, versions: ModelVersionSet?) throws -> ObjectModel? {
+        guard let versions, layout == .coreData || template != nil,
+            source.layout.rules.name != StoreLayoutKind.coreData.rawValue
+        else { return nil }
+        return try storeModel.chosen(from: versions, for: nil)
     }
 
     /// The copy's options from the flags (checked before any store is written).
@@ -192,3 +223,5 @@ extension CopyCommand {
 }
 
 extension CopyConflictPolicy: ExpressibleByArgument {}
+
+extension StoreLayoutKind: ExpressibleByArgument {}

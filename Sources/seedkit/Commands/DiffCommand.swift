@@ -1,6 +1,6 @@
-// `seedkit diff A B [--limit N] [--json]`: object-graph differences by unique keys, the first N
-// of them (the comparison stops there, in bounded memory); exit 0 when the stores are equal, 1
-// when not.
+// `seedkit diff A B [--limit N] [--json] [--model MODEL]`: object-graph differences by unique
+// keys, the first N of them (the comparison stops there, in bounded memory); exit 0 when the
+// stores are equal, 1 when not. Either store may be a Core Data store, read with --model.
 import ArgumentParser
 import DeepCopy
 import Foundation
@@ -24,6 +24,8 @@ struct DiffCommand: ParsableCommand {
     @Flag(help: "Print {\"equal\": …, \"differences\": […], \"complete\": …} as JSON on standard output.")
     var json = false
 
+    @OptionGroup var storeModel: StoreModelOptions
+
     /// The `--json` report: the differences found (at most `--limit`), and whether they are all.
     struct Report: Encodable {
         var equal: Bool
@@ -38,11 +40,10 @@ struct DiffCommand: ParsableCommand {
     func run() throws {
         let found: [String]
         do {
-            var readOnly = StoreOptions()
-            readOnly.readOnly = true
+            let versions = try storeModel.versions()
             found = try StoreDiff(
-                try PersistentStore.open(at: first, options: readOnly),
-                try PersistentStore.open(at: second, options: readOnly)
+                try storeModel.open(first, readOnly: true, versions: versions),
+                try storeModel.open(second, readOnly: true, versions: versions)
             ).differences(limit: limit + 1)
         } catch {
             throw DataFailure.exit("\(error)")

@@ -1,5 +1,6 @@
-// `seedkit export STORE --entity E [--format csv|json|ndjson|xml] [-o FILE]`: one record per
-// object in key order, in a form that imports back through a plan naming only entity and key.
+// `seedkit export STORE --entity E [--format csv|json|ndjson|xml] [-o FILE] [--model MODEL]`: one
+// record per object in key order, in a form that imports back through a plan naming only entity
+// and key. A Core Data store is read with its Xcode model (--model).
 import ArgumentParser
 import Foundation
 import GraphStore
@@ -28,14 +29,14 @@ struct ExportCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "The output file (default: standard output).")
     var output: String?
 
+    @OptionGroup var storeModel: StoreModelOptions
+
     func run() throws {
         let chosen =
             format ?? output.flatMap { ExportFormat(rawValue: URL(fileURLWithPath: $0).pathExtension.lowercased()) }
             ?? .csv
         do {
-            var options = StoreOptions()
-            options.readOnly = true
-            let opened = try PersistentStore.open(at: store, options: options)
+            let opened = try storeModel.open(store, readOnly: true, versions: try storeModel.versions())
             let count = try Exporter(store: opened, entity: entity, format: chosen).export(to: output)
             if output != nil {
                 FileHandle.standardError.write(Data("exported \(counted(count, "\(entity) object"))\n".utf8))
