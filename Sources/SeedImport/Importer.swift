@@ -36,18 +36,27 @@ public final class Importer: Sendable {
             of: ImportProgress.self, bufferingPolicy: .bufferingNewest(16))
     }
 
-    /// An importer for the plan file at `path`, validated against its model.
+    /// An importer for the plan file at `path`, validated against its model; `layout` and
+    /// `template` (an absolute path, or relative to the plan's folder) override the plan's.
     ///
     /// - Throws: ``PlanErrors`` naming every problem with its line and column.
-    public convenience init(planFile path: String, options: ImportOptions = ImportOptions()) throws {
+    public convenience init(
+        planFile path: String, options: ImportOptions = ImportOptions(), layout: StoreLayoutKind? = nil,
+        template: String? = nil
+    ) throws {
         let file = try PlanFile.load(from: path)
-        let model = try Self.loadModel(for: file.plan, options: options)
+        var plan = file.plan
+        plan.layout = layout ?? plan.layout
+        plan.template = template ?? plan.template
+        let model = try Self.loadModel(for: plan, options: options)
         let problems = file.validate(model: model).filter { $0.severity == .error }
         if !problems.isEmpty { throw PlanErrors(problems) }
-        self.init(plan: file.plan, model: model, options: options, planFile: path)
+        self.init(plan: plan, model: model, options: options, planFile: path)
     }
 
-    /// Runs the import on a thread of its own and returns its report.
+    /// Runs the import on a thread of its own and returns its report. A new store is laid out as
+    /// the plan's `layout:` says (in Core Data's layout it is made before the run, and removed
+    /// again should the run fail).
     ///
     /// - Throws: ``ImportFailure`` (nothing of the run remains in the store), or ``PlanErrors``.
     public func run() async throws -> ImportReport {
@@ -58,10 +67,18 @@ public final class Importer: Sendable {
         let model = try self.model ?? Self.loadModel(for: plan, options: options)
         return try await BlockingWork.run(name: "seedkit.import") { _ in
             defer { continuation.finish() }
+            let newStore = try NewStoreLayout(plan: plan, model: model, options: options)
             let run = ImportRun(plan: plan, model: model, planFile: planFile, options: options) {
                 continuation.yield($0)
             }
-            return try run.execute()
+            do {
+                let report = try run.execute()
+                newStore.finish(succeeded: true, dryRun: options.dryRun)
+                return report
+            } catch {
+                newStore.finish(succeeded: false, dryRun: options.dryRun)
+                throw error
+            }
         }
     }
 
@@ -75,6 +92,13 @@ public final class Importer: Sendable {
             throw ImportFailure(
                 report: ImportReport(), reason: "the plan names no model and there is no store to take one from")
         }
-        return try PersistentStore.metadata(at: store).model(source: store)
+        let metadata = try PersistentStore.metadata(at: store)
+        if metadata.layout == StoreLayoutKind.coreData.rawValue {
+            throw ImportFailure(
+                report: ImportReport(),
+                reason: "\(store) is a Core Data store, which holds no model: name its Xcode model in the plan (model:)"
+            )
+        }
+        return try metadata.model(source: store)
     }
 }

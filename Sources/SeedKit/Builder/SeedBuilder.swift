@@ -1,11 +1,15 @@
 // Seed builds (docs/FirstLaunch.md): run a plan into a temporary file, validate the whole graph, write the
 // seed's metadata (version, model hash, source checksums, generator), build indexes, ANALYZE,
-// VACUUM, switch to a single-file journal, and rename the result into place atomically.
+// VACUUM, switch to a single-file journal, and rename the result into place atomically. In Core
+// Data's layout (the plan's `layout: core-data`, or the builder's) the result is the store a Core
+// Data app opens without migration: the seed keys go into its metadata property list, and no
+// table of SeedKit's or SQLite's statistics remains.
 // Invariants: the same inputs give a byte-identical file (no timestamps or random UUIDs: the
 // store UUID is derived from the inputs); the output path never holds a half-built file.
 import Crypto
 import Foundation
 import GraphStore
+import ModelFiles
 import SeedImport
 
 /// Builds a seed store from a plan.
@@ -29,10 +33,19 @@ public struct SeedBuilder: Sendable {
     }
 
     private let planFile: String
+    private let layout: StoreLayoutKind?
+    private let template: String?
 
-    /// A builder for the plan file at `path`.
-    public init(planFile path: String) {
+    /// A builder for the plan file at `path`; `layout` and `template` (an empty Core Data store
+    /// the app made, absolute or relative to the plan's folder) override the plan's.
+    ///
+    /// ```swift
+    /// let seed = try await SeedBuilder(planFile: "Seeds/plan.yaml", layout: .coreData).build(to: "Seed.sqlite")
+    /// ```
+    public init(planFile path: String, layout: StoreLayoutKind? = nil, template: String? = nil) {
         planFile = path
+        self.layout = layout
+        self.template = template
     }
 
     /// Builds the seed at `output` (default: the plan's `store:`), reporting the import's
@@ -53,7 +66,7 @@ public struct SeedBuilder: Sendable {
         options.store = temporary
         options.newStoreUUID = try derivedUUID(plan: file.plan, checksums: checksums)
         options.newStoreWithoutWAL = true
-        let importer = try Importer(planFile: planFile, options: options)
+        let importer = try Importer(planFile: planFile, options: options, layout: layout, template: template)
         let watcher = Task {
             for await step in importer.progress { progress(step) }
         }
@@ -84,7 +97,7 @@ public struct SeedBuilder: Sendable {
     private func finalize(_ path: String, plan: ImportPlan, checksums: [String: String]) throws {
         var single = StoreOptions()
         single.writeAheadLog = false
-        let store = try PersistentStore.open(at: path, options: single)
+        let store = try PersistentStore.open(at: path, model: try coreDataModel(of: path, plan: plan), options: single)
         try validateGraph(store)
         var metadata: [String: String?] = [
             "seed.sources": Self.json(checksums), "seed.generator": Self.generator,
@@ -93,6 +106,14 @@ public struct SeedBuilder: Sendable {
         try store.setMetadata(metadata)
         if try store.metadata()[StoreMetadata.Key.indexesPending] != nil { try store.createIndexes() }
         try store.compactForShipping()
+    }
+
+    /// The plan's model when the store at `path` is a Core Data–layout store (which holds none);
+    /// nil for a SeedKit store (which carries its own).
+    private func coreDataModel(of path: String, plan: ImportPlan) throws -> ObjectModel? {
+        guard try PersistentStore.metadata(at: path).layout == StoreLayoutKind.coreData.rawValue else { return nil }
+        guard let model = plan.model else { throw SeedBuildError("a Core Data seed needs the plan's model: (model:)") }
+        return try ModelLoader.load(from: plan.resolve(model))
     }
 
     /// Checks every object of every entity against the model's rules, a page at a time.

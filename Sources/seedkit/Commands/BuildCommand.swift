@@ -1,5 +1,6 @@
-// `seedkit build PLAN [-o OUT] [--json] [--quiet]`: a fresh, validated, reproducible, single-file
-// seed store.
+// `seedkit build PLAN [-o OUT] [--layout seedkit|core-data] [--template EMPTY.sqlite] [--json]
+// [--quiet]`: a fresh, validated, reproducible, single-file seed store, in SeedKit's layout or as
+// the Core Data store an app ships.
 import ArgumentParser
 import Foundation
 import SeedImport
@@ -16,6 +17,8 @@ struct BuildCommand: AsyncParsableCommand {
 
     @Option(name: .shortAndLong, help: "The store to write (default: the plan's store:).")
     var output: String?
+
+    @OptionGroup var newStore: NewStoreLayoutOptions
 
     @OptionGroup var reporting: OutputOptions
 
@@ -42,7 +45,8 @@ struct BuildCommand: AsyncParsableCommand {
         let result: SeedBuilder.Result
         let display = ProgressDisplay(enabled: !reporting.quiet && !reporting.json)
         do {
-            result = try await SeedBuilder(planFile: plan).build(to: output) { display.show($0) }
+            result = try await SeedBuilder(planFile: plan, layout: newStore.chosen, template: newStore.absoluteTemplate)
+                .build(to: output) { display.show($0) }
             display.finish()
         } catch let failure as ImportFailure {
             display.finish()

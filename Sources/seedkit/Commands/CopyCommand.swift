@@ -67,11 +67,7 @@ struct CopyCommand: ParsableCommand {
 
     @OptionGroup var storeModel: StoreModelOptions
 
-    @Option(help: "The layout of a new target: seedkit (default) or core-data (a store a Core Data app opens).")
-    var layout: StoreLayoutKind?
-
-    @Option(help: "An empty Core Data store the app made for the model, to start a new core-data target from.")
-    var template: String?
+    @OptionGroup var newStore: NewStoreLayoutOptions
 
     @OptionGroup var output: OutputOptions
 
@@ -86,9 +82,6 @@ struct CopyCommand: ParsableCommand {
             }
         }
         if let batchSize, batchSize < 1 { throw ValidationError("--batch-size must be at least 1") }
-        if template != nil && layout == .seedKit {
-            throw ValidationError("--template makes a core-data store: drop --layout seedkit")
-        }
         for (flag, names) in [("--cut", cuts), ("--bring-along", broughtAlong)] {
             for name in names {
                 let parts = name.split(separator: ".", omittingEmptySubsequences: false)
@@ -119,18 +112,15 @@ struct CopyCommand: ParsableCommand {
             var options = try copyOptions()
             if showsProgress { options.batchProgress = { display.show($0) } }
             if FileManager.default.fileExists(atPath: to) {
-                if layout != nil || template != nil {
+                if newStore.isGiven {
                     throw ValidationError("\(to) exists: --layout and --template are for a new target")
                 }
                 let target = try storeModel.open(to, readOnly: false, versions: versions)
                 report = try DeepCopier(from: source, to: target, options: options).run()
             } else {
-                var storeOptions = StoreOptions()
-                storeOptions.layout = template == nil ? layout : .coreData
-                storeOptions.template = template
                 report = try DeepCopier.copy(
                     from: source, toNewStoreAt: to, model: try newTargetModel(source: source, versions: versions),
-                    storeOptions: storeOptions, options: options)
+                    storeOptions: newStore.storeOptions, options: options)
             }
             display.finish()
         } catch {
@@ -152,7 +142,7 @@ struct CopyCommand: ParsableCommand {
     /// The model of a new target: the source's, unless a SeedKit source is copied into a new
     /// Core Data store and --model names the Xcode model to lay it out for.
     private func newTargetModel(source: PersistentStore, versions: ModelVersionSet?) throws -> ObjectModel? {
-        guard let versions, layout == .coreData || template != nil,
+        guard let versions, newStore.chosen == .coreData,
             source.layout.rules.name != StoreLayoutKind.coreData.rawValue
         else { return nil }
         return try storeModel.chosen(from: versions, for: nil)
@@ -223,5 +213,3 @@ extension CopyCommand {
 }
 
 extension CopyConflictPolicy: ExpressibleByArgument {}
-
-extension StoreLayoutKind: ExpressibleByArgument {}
