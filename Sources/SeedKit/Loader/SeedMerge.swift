@@ -28,7 +28,10 @@ struct SeedMerge {
         defer { try? files.removeLeftovers() }
         var sourceOptions = StoreOptions()
         sourceOptions.readOnly = true
-        let source = try PersistentStore.open(at: files.mergeSource, options: sourceOptions)
+        // A Core Data–layout seed holds no model: it is read with the app's.
+        let coreDataSeed = try PersistentStore.metadata(at: files.mergeSource).coreDataEntityHashes != nil
+        let source = try PersistentStore.open(
+            at: files.mergeSource, model: coreDataSeed ? options.model : nil, options: sourceOptions)
         let target = try PersistentStore.open(at: files.store, model: options.model)
         try Self.undoInterruptedRun(in: target)
         let counter = MergeProgressCounter(total: try source.objectCounts().values.reduce(0, +))
