@@ -1,5 +1,5 @@
 // Reading Core Data stores as the frameworks of other years leave them (docs/CoreDataStores.md
-// "Reading"), from stores made to the documented facts (no store made by Apple's Core Data is in
+// "Reading a Core Data store"), from stores made to the documented facts (no store made by Apple's Core Data is in
 // the repository): rows still in the write-ahead log beside the store; an old framework's
 // metadata (no digest or checksum keys, version 478) with `Z_MAX` -1 on every row and no
 // `Z_MODELCACHE`; a new framework's persistent-history tables and their entities (16001 and up)
