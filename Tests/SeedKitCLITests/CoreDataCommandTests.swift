@@ -217,11 +217,13 @@ import Testing
         #expect((after["metadata"] as? [String: Any])?["DefaultDataImported"] as? String == "YES")
     }
 
-    /// A plan importing `items.csv` (name, quantity, unit) into `store` with the Grocery Dude model.
-    static func writePlan(_ name: String, store: String, model: String = model, in folder: String) throws {
+    /// A plan importing `items.csv` (name, quantity, unit) into `store` with the Grocery Dude
+    /// model, with the plan-level lines `settings`.
+    static func writePlan(_ name: String, store: String, settings: String = "", in folder: String) throws {
         let plan = """
             model: \(model)
             store: \(store)
+            \(settings)
             sources:
               - file: items.csv
                 entity: Item

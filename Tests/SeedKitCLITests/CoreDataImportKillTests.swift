@@ -15,20 +15,8 @@ import Testing
         var csv = "name,quantity,unit\n"
         for index in 0..<itemCount { csv += "Item \(index),\(index % 7),u\(index % 5)\n" }
         try Data(csv.utf8).write(to: URL(fileURLWithPath: folder + "/items.csv"))
-        let plan = """
-            model: GroceryDude.xcdatamodeld
-            store: Items.sqlite
-            layout: core-data
-            batchSize: 250
-            sources:
-              - file: items.csv
-                entity: Item
-                key: [name]
-                attributes: {name: name, quantity: quantity}
-                relationships:
-                  unit: {field: unit, match: name, missing: create}
-            """
-        try Data(plan.utf8).write(to: URL(fileURLWithPath: folder + "/plan.yaml"))
+        try CoreDataCommandTests.writePlan(
+            "plan.yaml", store: "Items.sqlite", settings: "layout: core-data\nbatchSize: 250", in: folder)
         return folder
     }
 
@@ -44,20 +32,7 @@ import Testing
     @Test func resumeAfterKillCompletesExactly() throws {
         let folder = try Self.fixture()
         let store = folder + "/Items.sqlite"
-        let process = try CLIProcess.start(["import", "plan.yaml", "--quiet"], in: folder)
-        let deadline = Date().addingTimeInterval(120)
-        while Date() < deadline {
-            if let metadata = try? PersistentStore.metadata(at: store), let checkpoint = metadata["import.checkpoint"],
-                checkpoint.contains("\"batches\":") && !checkpoint.contains("\"batches\":1,")
-                    && !checkpoint.contains("\"batches\":2,")
-            {
-                break
-            }
-            usleep(5_000)
-        }
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        #expect(process.terminationReason == .uncaughtSignal)
+        try ImportKillResumeTests.killMidway(folder, store: "Items.sqlite")
 
         let partial = try Self.checkWhole(store)
         #expect(partial % 250 == 0 && partial < Self.itemCount)
