@@ -8,7 +8,8 @@
 // batch, so after a kill the store holds whole batches plus their undo log. Tables that were
 // empty get no triggers: every row in them is the run's own.
 // Undo: replay the log newest first, then delete every row above the watermarks (and the join
-// rows that point at them). Finish: forget the log and the marker, in the last batch's transaction.
+// rows that point at them), and the run's progress keys (an import's checkpoint). Finish: forget
+// the log and the marker, in the last batch's transaction.
 // In a layout that keeps no tables of the library's own between runs (Core Data's), the log's
 // table is created when the run begins and dropped when it ends.
 // Invariants: at most one run is active per store (its marker is the `run.active` metadata key);
@@ -143,6 +144,12 @@ public struct RunJournal: Sendable, Hashable, Codable {
                 try connection.execute(
                     "DELETE FROM \(SQLiteIdentifier.quote(table)) WHERE \(layout.keyColumn) > \(watermark)")
             }
+            // What the run kept of its progress (an import's checkpoint) means nothing once its
+            // rows are gone: resuming from it would skip records that are no longer there.
+            let progress = try layout.readMetadata(on: connection, path: "store").values.keys.filter {
+                StoreMetadata.Key.isRunState($0) && $0 != Self.markerKey && $0 != StoreMetadata.Key.indexesPending
+            }
+            try layout.writeMetadata(Dictionary(uniqueKeysWithValues: progress.map { ($0, nil) }), on: connection)
             try forget(layout: layout, on: connection)
         }
     }
