@@ -98,6 +98,8 @@ import Testing
         #expect(text.contains("  layout: core-data\n") && text.contains("  Item: 14 objects\n"))
 
         // Without the model a Core Data store cannot be compared; with it, it equals the SeedKit build.
+        let model = try CLIProcess.run(["model", "CoreData.sqlite"], in: folder)
+        #expect(model.status == 1 && model.stderr.contains("does not hold its model (a Core Data store)"))
         let withoutModel = try CLIProcess.run(["diff", "SeedKit.sqlite", "CoreData.sqlite"], in: folder)
         #expect(withoutModel.status == 1 && withoutModel.stderr.contains("--model"))
         try Self.succeed(["diff", "SeedKit.sqlite", "CoreData.sqlite", "--model", Self.model], in: folder)
