@@ -44,10 +44,11 @@ let package = Package(
             providers: [.apt(["zlib1g-dev"])]
         ),
 
-        // The object graph: model, SQLite store, contexts, objects, fetches.
+        // The object graph: model, SQLite store, contexts, objects, fetches. Property lists for the
+        // metadata of Core Data–layout stores.
         .target(
             name: "GraphStore",
-            dependencies: ["CSQLite", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["CSQLite", "PropertyLists", .product(name: "Crypto", package: "swift-crypto")]
         ),
 
         // Binary and XML property lists and NSKeyedArchiver archives, for untrusted input.
@@ -128,6 +129,7 @@ let package = Package(
                 "DeepCopy",
                 "SeedKitCodegen",
                 "PlanInference",
+                "PropertyLists",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -187,11 +189,21 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "PropertyListsTests", dependencies: ["PropertyLists", "TestSupport"]),
+        // Core Data–layout stores written and read: schema, metadata, values, copies, imports.
+        .testTarget(
+            name: "CoreDataStoresTests",
+            dependencies: [
+                "GraphStore", "ModelFiles", "PropertyLists", "DeepCopy", "SeedImport", "SeedKit", "TestSupport",
+            ],
+            exclude: ["Fixtures"]
+        ),
         .testTarget(name: "SeedKitTests", dependencies: ["SeedKit", "seedkit-loader-probe", "TestSupport"]),
         .testTarget(name: "DeepCopyTests", dependencies: ["DeepCopy", "SeedImport", "ModelFiles", "TestSupport"]),
         .testTarget(
             name: "SeedKitCLITests",
-            dependencies: ["seedkit", "seedkit-fuzz", "GraphStore", "SeedImport", "DeepCopy", "TestSupport"]
+            dependencies: [
+                "seedkit", "seedkit-fuzz", "GraphStore", "ModelFiles", "SeedImport", "DeepCopy", "TestSupport",
+            ]
         ),
         .testTarget(
             name: "PlanInferenceTests",

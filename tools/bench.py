@@ -161,6 +161,8 @@ TARGETS = [
     Target("Re-import (unchanged) vs fresh import", "reimport.csv", "import.csv", 1.5, "≤ 1.5×"),
     Target("Deep copy into empty vs sqlite3 INSERT…SELECT", "copy.empty", "copy.sqlite3-empty", 3.0, "≤ 3×"),
     Target("Deep copy into half-full vs sqlite3", "copy.half", "copy.sqlite3-half", 5.0, "≤ 5×"),
+    Target("Deep copy into a new store: Core Data layout vs SeedKit layout", "copy.new-coredata", "copy.new", 1.1,
+           "≤ 1.1×"),
     Target("First launch vs file copy", "first-launch", "first-launch.cp", 1.5, "≤ 1.5×"),
     # Not a docs/Performance.md target: the first launch syncs the copy to disk before renaming it into
     # place (docs/FirstLaunch.md), which `cp` does not; this compares like with like.
@@ -533,7 +535,8 @@ class Suite:
         remove_store(store)
 
     def copies(self) -> None:
-        """`seedkit copy` of the filled store into an empty and a half-full store vs sqlite3."""
+        """`seedkit copy` of the filled store into an empty and a half-full store vs sqlite3, and into a
+        new store in each layout."""
         log("deep copy")
         filled = self.filled_store()
         if filled is None:
@@ -556,6 +559,13 @@ class Suite:
                           [str(self.tools.seedkit), "copy", "--from", str(filled), "--to", str(target)],
                           self.records, filled.stat().st_size, prepare=lambda start=start: copy_store(start, target),
                           ours=True))
+        if "copy" in self.tools.subcommands:
+            # A new target in each layout (docs/CoreDataStores.md): the same copy, Core Data's tables.
+            for key, layout in (("new", "seedkit"), ("new-coredata", "core-data")):
+                self.add(Case(f"copy.{key}", f"Deep copy into a new {layout}-layout store (seedkit copy)",
+                              [str(self.tools.seedkit), "copy", "--from", str(filled), "--to", str(target),
+                               "--layout", layout], self.records, filled.stat().st_size,
+                              prepare=lambda: remove_store(target), ours=True))
         self.run_group()
         remove_store(target)
 

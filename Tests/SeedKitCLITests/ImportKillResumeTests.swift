@@ -37,10 +37,11 @@ import TestSupport
         return folder
     }
 
-    /// Starts an import and kills it with SIGKILL once a few batches have committed.
-    static func killMidway(_ folder: String) throws {
+    /// Starts an import of `plan.yaml` into `store` and kills it with SIGKILL once a few batches
+    /// have committed.
+    static func killMidway(_ folder: String, store name: String = "Catalog.sqlite") throws {
         let process = try CLIProcess.start(["import", "plan.yaml", "--quiet"], in: folder)
-        let store = folder + "/Catalog.sqlite"
+        let store = folder + "/" + name
         let deadline = Date().addingTimeInterval(120)
         while Date() < deadline {
             if let metadata = try? PersistentStore.metadata(at: store), let checkpoint = metadata["import.checkpoint"],

@@ -38,7 +38,7 @@ import Testing
         // A file that is not a store replays as its refusal.
         #expect(FileManager.default.createFile(atPath: directory.path + "/text.bin", contents: Data("id,name\n".utf8)))
         let text = try Self.fuzz(["replay-store", directory.path + "/text.bin"])
-        #expect(text.stdout == "error StoreError.notAStore: not a SeedKit store\n")
+        #expect(text.stdout == "error StoreError.notAStore: not a SeedKit or Core Data store\n")
 
         // Seeds named with --seeds (a folder's .sqlite files) are fuzzed instead.
         let seeded = try Self.fuzz(["stores", "--seeds", work, "--iterations", "60", "--out", out])

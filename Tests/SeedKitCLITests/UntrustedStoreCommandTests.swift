@@ -132,7 +132,7 @@ import Testing
             ("Corrupt.sqlite", "the store file is damaged: "),
             ("Scrambled.sqlite", "the store file is damaged: "),
             ("Header.sqlite", "the store file is damaged: impossible header: file is not a database"),
-            ("Text.sqlite", "not a SeedKit store"),
+            ("Text.sqlite", "not a SeedKit or Core Data store"),
             ("ForeignLog.sqlite", "the store file is damaged: the -wal beside it is not its own (it turns store "),
         ]
     }

@@ -24,7 +24,8 @@ extension DeepCopier {
         }
         let model = model ?? source.model
         _ = try CopyPlan(
-            source: source.layout, target: PersistentStore.newStoreLayout(for: model, options: storeOptions),
+            source: source.layout,
+            target: try PersistentStore.newStoreLayout(for: model, options: storeOptions, path: path),
             options: options)
         // Side files without their store are stale; SQLite would read a stale WAL into the new file.
         try StoreFiles.removeSideFiles(of: path)

@@ -111,7 +111,7 @@ struct IdentityMapBuilder {
         )
         guard try statement.step() else { return "[]" }
         let values = attributes.enumerated().map { column, attribute in
-            statement.attributeValue(at: Int32(column), type: attribute.type, encoding: layout.values)
+            statement.attributeValue(at: Int32(column), type: attribute.type, encoding: layout.encoding(of: attribute))
                 .map { "\($0)" } ?? "nil"
         }
         return "[" + values.joined(separator: ", ") + "]"

@@ -129,9 +129,11 @@ struct RootTable {
 
     /// The source row `alias`'s value of `attribute` (a source attribute), as the target stores it.
     func sourceValue(of attribute: ModelAttribute, alias: String) -> String {
-        plan.targetLayout.values.sqlExpression(
+        let declaring = plan.sourceLayout.model.entity(named: attribute.declaringEntity)
+        let target = declaring.flatMap(plan.targetEntity(for:))?.attribute(named: attribute.name)
+        return (target.map(plan.targetLayout.encoding(of:)) ?? plan.targetLayout.values).sqlExpression(
             converting: "\(alias).\(SQLiteIdentifier.quote(plan.sourceLayout.column(of: attribute)))",
-            type: attribute.type, from: plan.sourceLayout.values)
+            type: attribute.type, from: plan.sourceLayout.encoding(of: attribute))
     }
 
     /// The quoted target column of the copied attribute `name` of `entity` (a source entity).

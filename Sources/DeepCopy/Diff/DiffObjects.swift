@@ -19,11 +19,11 @@ struct DiffObjects {
     /// How one concrete entity's rows are written.
     private struct Writer {
         /// The identity's attributes, as columns of the read query.
-        let identity: [(type: AttributeType, column: Int32)]
+        let identity: [(attribute: ModelAttribute, column: Int32)]
         /// The insert into the entity's scratch table, and its attributes' columns of the read
         /// query with their parameters; nil when the entity is not compared.
         let insert: SQLiteStatement?
-        let values: [(type: AttributeType, column: Int32, parameter: Int32)]
+        let values: [(attribute: ModelAttribute, column: Int32, parameter: Int32)]
     }
 
     /// Writes every object of the store.
@@ -46,16 +46,16 @@ struct DiffObjects {
             let names = entity.uniqueConstraints.first ?? stored.map(\.name)
             let identity = names.compactMap { name in
                 entity.attribute(named: name).flatMap { attribute in
-                    position[layout.column(of: attribute)].map { (attribute.type, $0) }
+                    position[layout.column(of: attribute)].map { (attribute, $0) }
                 }
             }
             var insert: SQLiteStatement?
-            var values: [(AttributeType, Int32, Int32)] = []
+            var values: [(ModelAttribute, Int32, Int32)] = []
             if let compared = properties[entity.name] {
                 let written = compared.enumerated().compactMap { index, name in
                     entity.attribute(named: name).flatMap { attribute in
                         attribute.isTransient
-                            ? nil : position[layout.column(of: attribute)].map { (attribute.type, $0, index) }
+                            ? nil : position[layout.column(of: attribute)].map { (attribute, $0, index) }
                     }
                 }
                 let names = written.map { "v\($0.2)" }
@@ -73,11 +73,11 @@ struct DiffObjects {
             while try rows.step() {
                 guard let writer = writers[rows.int64(1)] else { continue }
                 let key = rows.int64(0)
-                let identity = writer.identity.map { text(rows, $0.column, $0.type) }.joined(separator: ",")
+                let identity = writer.identity.map { text(rows, $0.column, $0.attribute) }.joined(separator: ",")
                 try Self.run(insertIdentity, key: key, identity: identity)
                 guard let insert = writer.insert else { continue }
                 for value in writer.values {
-                    insert.bind(text: text(rows, value.column, value.type), at: value.parameter)
+                    insert.bind(text: text(rows, value.column, value.attribute), at: value.parameter)
                 }
                 try Self.run(insert, key: key, identity: identity)
             }
@@ -85,8 +85,9 @@ struct DiffObjects {
     }
 
     /// A value as the diff prints it: as `AttributeValue` prints it, `nil` for none.
-    private func text(_ rows: SQLiteStatement, _ column: Int32, _ type: AttributeType) -> String {
-        rows.attributeValue(at: column, type: type, encoding: layout.values).map { "\($0)" } ?? "nil"
+    private func text(_ rows: SQLiteStatement, _ column: Int32, _ attribute: ModelAttribute) -> String {
+        rows.attributeValue(at: column, type: attribute.type, encoding: layout.encoding(of: attribute)).map { "\($0)" }
+            ?? "nil"
     }
 
     /// Binds the key and identity, runs and resets `statement`.

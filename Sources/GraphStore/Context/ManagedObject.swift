@@ -96,7 +96,9 @@ public final class ManagedObject {
     }
 
     /// `value` if it fits `attribute` (Float values are rounded to Float precision).
-    static func checked(_ value: AttributeValue?, for attribute: ModelAttribute, entity: ModelEntity) throws -> AttributeValue? {
+    static func checked(_ value: AttributeValue?, for attribute: ModelAttribute, entity: ModelEntity) throws
+        -> AttributeValue?
+    {
         guard let value else { return nil }
         guard value.matches(attribute.type) else {
             throw ObjectError(

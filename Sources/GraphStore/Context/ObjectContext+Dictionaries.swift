@@ -24,7 +24,8 @@ extension ObjectContext {
             var row: [String: AttributeValue] = [:]
             for (index, column) in columns.enumerated() {
                 row[column.name] = statement.attributeValue(
-                    at: Int32(index), type: column.type, encoding: layout.values)
+                    at: Int32(index), type: column.type,
+                    encoding: column.attribute.map(layout.encoding(of:)) ?? layout.values)
             }
             return row
         }

@@ -62,8 +62,9 @@ extension ObjectContext {
         mapping: RowMapping, rows: EntityRowLayout
     ) {
         for (slot, column) in zip(rows.storedAttributes, mapping.attributeColumns) {
+            let attribute = entity.attributes[slot]
             values[slot] = statement.attributeValue(
-                at: column, type: entity.attributes[slot].type, encoding: layout.values)
+                at: column, type: attribute.type, encoding: layout.encoding(of: attribute))
         }
     }
 

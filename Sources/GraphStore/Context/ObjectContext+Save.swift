@@ -216,7 +216,7 @@ extension ObjectContext {
             statement.bind(key, at: 1)
             statement.bind(layout.number(of: object.entity), at: 2)
             statement.bind(Int64(1), at: 3)
-            bindData((object.values, object.toOne), rows: rows, to: statement, from: 4, plan: plan)
+            bindData((object.values, object.toOne), of: object.entity, rows: rows, to: statement, from: 4, plan: plan)
             do {
                 try statement.execute()
             } catch let error as SQLiteError where error.isUniqueConstraintViolation {
@@ -291,7 +291,8 @@ extension ObjectContext {
         defer { statement.reset() }
         let nextVersion = (version ?? object.rowVersion) + 1
         statement.bind(nextVersion, at: 1)
-        let next = bindData(data ?? (object.values, object.toOne), rows: rows, to: statement, from: 2, plan: plan)
+        let next = bindData(
+            data ?? (object.values, object.toOne), of: object.entity, rows: rows, to: statement, from: 2, plan: plan)
         statement.bind(key, at: next)
         if let version { statement.bind(version, at: next + 1) }
         do {
@@ -317,12 +318,13 @@ extension ObjectContext {
     /// companions' destination entity numbers from parameter `first`; returns the next parameter index.
     @discardableResult
     private func bindData(
-        _ data: (values: [AttributeValue?], toOne: [ManagedObject?]), rows: EntityRowLayout,
+        _ data: (values: [AttributeValue?], toOne: [ManagedObject?]), of entity: ModelEntity, rows: EntityRowLayout,
         to statement: SQLiteStatement, from first: Int32, plan: SavePlan
     ) -> Int32 {
         var parameter = first
         for slot in rows.storedAttributes {
-            statement.bind(data.values[slot], at: parameter, encoding: layout.values)
+            statement.bind(
+                data.values[slot], at: parameter, encoding: layout.encoding(of: entity.attributes[slot]))
             parameter += 1
         }
         for slot in rows.foreignKeys {

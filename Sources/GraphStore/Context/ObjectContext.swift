@@ -53,6 +53,7 @@ public final class ObjectContext {
         self.store = store
         self.connection = try store.makeConnection()
         try SQLFunctions.register(on: connection)
+        try ExternalBinary.register(on: connection)
         self.layout = store.layout
         self.nesting = nesting
     }

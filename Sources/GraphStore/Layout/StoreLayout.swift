@@ -29,8 +29,10 @@ package final class StoreLayout: Sendable {
     package let entityColumn: String
     /// The row-version column of every entity table (bare identifier).
     package let versionColumn: String
-    /// How attribute values are stored.
+    /// How attribute values are stored (but see ``encoding(of:)``).
     package let values: ValueEncoding
+    /// How the values of binary attributes that allow external storage are stored.
+    private let externalBinaryValues: ValueEncoding
     /// The join tables, in name order.
     package let joinTables: [JoinTableLayout]
     private let names: LayoutNames
@@ -51,6 +53,7 @@ package final class StoreLayout: Sendable {
         entityColumn = rules.entityColumn
         versionColumn = rules.versionColumn
         values = rules.values
+        externalBinaryValues = rules.externalBinaryValues
         joinTables = names.joinTables
         kindNumbers = model.entities.map { entity in entity.kindIndices.map { names.entityNumbers[$0] }.sorted() }
         var indexByNumber = [Int](repeating: -1, count: Int(names.entityNumbers.max() ?? 0) + 1)
@@ -108,6 +111,12 @@ package final class StoreLayout: Sendable {
     /// The table holding `entity`'s rows (its root's table).
     package func table(of entity: ModelEntity) -> String {
         names.tables[entity.index]
+    }
+
+    /// How `attribute`'s values are stored: ``values``, or for a binary attribute that allows
+    /// external storage the layout's encoding of those.
+    package func encoding(of attribute: ModelAttribute) -> ValueEncoding {
+        attribute.declaration.allowsExternalStorage && attribute.type == .binary ? externalBinaryValues : values
     }
 
     /// The column of `attribute` (a transient attribute has none: check first).
@@ -239,7 +248,7 @@ package final class StoreLayout: Sendable {
 
 extension StoreLayout {
     /// The layouts SeedKit reads and writes, tried in this order when a store is opened.
-    package static let knownRules: [any StoreLayoutRules] = [SeedKitLayout()]
+    package static let knownRules: [any StoreLayoutRules] = [SeedKitLayout(), CoreDataLayout()]
 
     /// The rules of the database on `connection` — `preferred` when it recognises it, else the
     /// first known layout that does — or nil.

@@ -1,10 +1,13 @@
 // The rules of one on-disk layout: what it calls tables and columns, how it numbers entities,
-// stores values, hands out keys, lays out its schema and keeps its metadata. SeedKit's own
-// layout (SeedKitLayout, docs/StoreFormat.md) is one implementation; another layout (Core
-// Data's) is another implementation of the same rules. A store resolves its rules once per
-// model into a StoreLayout, which everything else asks.
-// Invariant: for a given model, every answer depends only on the model (same model → same names,
-// same statements, same order), so stores are reproducible byte for byte.
+// stores values, hands out keys, lays out its schema and keeps its metadata, which models it can
+// lay out and which it can open a store with. SeedKit's own layout (SeedKitLayout,
+// docs/StoreFormat.md) is one implementation; Core Data's (CoreDataLayout,
+// docs/CoreDataStores.md) is another. A store resolves its rules once per model into a
+// StoreLayout, which everything else asks.
+// Invariant: for a given model (and, for rules read from a file, that file's schema), every
+// answer depends only on the model (same model → same names, same statements, same order), so
+// stores are reproducible byte for byte.
+import Foundation
 
 /// Every name a layout gives one model's store, by entity index and property slot.
 package struct LayoutNames: Sendable {
@@ -94,9 +97,76 @@ package protocol StoreLayoutRules: Sendable {
     /// to a store of this layout has them, and so does the one that checks a store's schema when
     /// it is opened (a schema calling any other function is refused: docs/Security.md).
     func registerSchemaFunctions(on connection: SQLiteConnection) throws
+
+    /// Why a store holding `metadata` cannot be opened with `model`: one line per difference
+    /// (empty when it can).
+    func differences(between model: ObjectModel, and metadata: StoreMetadata) -> [String]
+
+    /// The model a store holding `metadata` embeds.
+    ///
+    /// - Throws: ``StoreError`` (`.modelNotStored`) when the layout keeps no model, or
+    ///   ``ModelError`` when the embedded model cannot be read.
+    func storedModel(in metadata: StoreMetadata, path: String) throws -> ObjectModel
+
+    /// The number of objects of each concrete entity, by entity name, read from the database on
+    /// `connection` without a model (from what the store records of its entities); nil when the
+    /// layout records no entity names.
+    func entityCounts(on connection: SQLiteConnection) throws -> [String: Int]?
+
+    /// Settings of a new, empty database that take effect only before its first table (page
+    /// size, auto-vacuum): run outside any transaction, before ``createSchema(of:metadata:indexes:on:)``.
+    func prepareNewDatabase(_ connection: SQLiteConnection) throws
+
+    /// These rules as they apply to the database at `path`, open on `connection`: a layout whose
+    /// names depend on more than the model (Core Data's join tables between two relationships of
+    /// one entity; where the files of external binary data live) learns it here.
+    func reading(_ connection: SQLiteConnection, path: String) throws -> any StoreLayoutRules
+
+    /// What of `model` these rules cannot lay out, or (for rules read from a file) what the file
+    /// lacks for it: one sentence each, empty when the store can be used.
+    func problems(storing model: ObjectModel) -> [String]
+
+    /// Whether a store keeps tables of the library's own between runs (the run journal's undo
+    /// table, SQLite's statistics). When false — Core Data's layout — a run creates what it needs
+    /// and removes it when it ends, and a shipped store holds only the layout's own tables.
+    var keepsLibraryTables: Bool { get }
+
+    /// How the values of binary attributes that allow external storage are stored.
+    var externalBinaryValues: ValueEncoding { get }
 }
 
 extension StoreLayoutRules {
     /// A layout whose schema calls no function registers none.
     package func registerSchemaFunctions(on connection: SQLiteConnection) throws {}
+
+    /// The default for layouts that keep SeedKit's metadata keys: the model's hash must equal
+    /// `model.hash`; the differences are named from the embedded model.
+    package func differences(between model: ObjectModel, and metadata: StoreMetadata) -> [String] {
+        guard model.versionHash != metadata.modelHash else { return [] }
+        let differences = (try? metadata.model(source: "store")).map { ModelDifference.between($0, model) } ?? []
+        return differences.isEmpty ? ["model hash differs"] : differences
+    }
+
+    /// The default for layouts that keep SeedKit's metadata keys: the model in `model.json`.
+    package func storedModel(in metadata: StoreMetadata, path: String) throws -> ObjectModel {
+        try metadata.model(source: path)
+    }
+
+    /// By default a layout records no entity names: counts need the model.
+    package func entityCounts(on connection: SQLiteConnection) throws -> [String: Int]? { nil }
+
+    /// By default a new database needs nothing before its schema.
+    package func prepareNewDatabase(_ connection: SQLiteConnection) throws {}
+
+    /// By default the rules do not depend on the file.
+    package func reading(_ connection: SQLiteConnection, path: String) throws -> any StoreLayoutRules { self }
+
+    /// By default every model can be laid out.
+    package func problems(storing model: ObjectModel) -> [String] { [] }
+
+    /// By default a store keeps the library's tables between runs.
+    package var keepsLibraryTables: Bool { true }
+
+    /// By default external binary values are stored as any other.
+    package var externalBinaryValues: ValueEncoding { values }
 }

@@ -2,8 +2,10 @@
 // (docs/StoreFormat.md): integers and Booleans → INTEGER; Double/Float → REAL; String and URI →
 // TEXT; Binary/Transformable → BLOB; UUID → BLOB(16); Date → REAL seconds since the layout's
 // epoch (1970-01-01 for SeedKit's layout, 2001-01-01 for Core Data's); Decimal → exact TEXT
-// (SeedKit) or REAL (Core Data). The same facts as SQL expressions let a set-based copy between
-// two layouts convert values inside SQLite.
+// (SeedKit) or REAL (Core Data). Binary values of attributes that allow external storage are
+// kept as they are (SeedKit) or marked (Core Data: `0x01` + the bytes; `0x02` + the name of a
+// file in the store's `.<name>_SUPPORT/_EXTERNAL_DATA/` folder, read when met). The same facts
+// as SQL expressions let a set-based copy between two layouts convert values inside SQLite.
 // Invariant: reading a column returns exactly what binding the value stored, for every encoding.
 import Foundation
 
@@ -34,11 +36,28 @@ package struct ValueEncoding: Sendable, Hashable {
     package let dates: DateEpoch
     /// How decimals are stored.
     package let decimals: DecimalStorage
+    /// Whether binary values carry Core Data's external-storage marker (`0x01` + the bytes
+    /// inline, or `0x02` + the name of a file in ``externalDataFolder``). Layouts set it for
+    /// the binary attributes that allow external storage (StoreLayout.encoding(of:)).
+    package let marksBinary: Bool
+    /// The folder holding the files that `0x02`-marked values name (Core Data's
+    /// `.<store name>_SUPPORT/_EXTERNAL_DATA`), when the store is a file.
+    package let externalDataFolder: String?
 
     /// An encoding with these choices (UUIDs are always 16-byte blobs).
-    package init(dates: DateEpoch, decimals: DecimalStorage) {
+    package init(
+        dates: DateEpoch, decimals: DecimalStorage, marksBinary: Bool = false, externalDataFolder: String? = nil
+    ) {
         self.dates = dates
         self.decimals = decimals
+        self.marksBinary = marksBinary
+        self.externalDataFolder = externalDataFolder
+    }
+
+    /// This encoding for the binary values of attributes that allow external storage: marked,
+    /// with `folder` holding the files that values stored outside the store name.
+    package func markingBinary(folder: String?) -> ValueEncoding {
+        ValueEncoding(dates: dates, decimals: decimals, marksBinary: true, externalDataFolder: folder)
     }
 
     /// Seconds between 1970-01-01 and 2001-01-01.
@@ -76,6 +95,9 @@ package struct ValueEncoding: Sendable, Hashable {
                 ? "(\(expression) + \(Int(Self.referenceOffset)))" : "(\(expression) - \(Int(Self.referenceOffset)))"
         case .decimal where decimals != source.decimals:
             return decimals == .real ? "CAST(\(expression) AS REAL)" : "CAST(\(expression) AS TEXT)"
+        case .binary where marksBinary || source.marksBinary:
+            guard marksBinary != source.marksBinary || source.externalDataFolder != nil else { return expression }
+            return ExternalBinary.sqlExpression(converting: expression, from: source, to: self)
         default:
             return expression
         }
@@ -100,6 +122,7 @@ extension SQLiteStatement {
             }
         case .string(let string): bind(text: string, at: index)
         case .date(let date): bind(encoding.seconds(of: date), at: index)
+        case .binary(let data) where encoding.marksBinary: bind(blob: ExternalBinary.inline(data), at: index)
         case .binary(let data): bind(blob: data, at: index)
         case .uuid(let uuid): withUnsafeBytes(of: uuid.uuid) { bind(blob: $0, at: index) }
         case .uri(let url): bind(text: url.absoluteString, at: index)
@@ -161,6 +184,9 @@ extension SQLiteStatement {
                 ?? .decimal(Decimal(double(column)))
         case .string: return .string(string(column))
         case .date: return .date(encoding.date(fromSeconds: double(column)))
+        case .binary where encoding.marksBinary:
+            return ExternalBinary.value(of: data(column), folder: encoding.externalDataFolder).map(
+                AttributeValue.binary)
         case .binary, .transformable: return .binary(data(column))
         case .uuid:
             let bytes = blob(column)

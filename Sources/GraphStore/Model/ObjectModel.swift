@@ -20,6 +20,10 @@ public final class ObjectModel: Sendable {
     public let fetchRequestTemplates: [FetchRequestTemplate]
     /// A hash of every entity's version hash (hex SHA-256): equal models have equal hashes.
     public let versionHash: String
+    /// The model's version identifiers (an Xcode model's `userDefinedModelVersionIdentifier`,
+    /// `[""]` when it has none; `[]` for a model built otherwise). Core Data records them in a
+    /// store's metadata; they play no part in which model opens a store.
+    public let versionIdentifiers: [String]
     private let entityIndexByName: [String: Int]
 
     /// Validates the declarations and resolves them into a model.
@@ -27,13 +31,14 @@ public final class ObjectModel: Sendable {
     /// - Throws: ``ModelError`` listing every problem found.
     public init(
         name: String, entities: [EntityDescription],
-        fetchRequestTemplates: [FetchRequestTemplate] = []
+        fetchRequestTemplates: [FetchRequestTemplate] = [], versionIdentifiers: [String] = []
     ) throws {
         let normalized = entities.map(Self.normalized)
         var validator = ModelValidator(entities: normalized, templates: fetchRequestTemplates)
         let problems = validator.validate()
         guard problems.isEmpty else { throw ModelError(source: name, problems: problems) }
         self.name = name
+        self.versionIdentifiers = versionIdentifiers
         self.entities = ModelResolver(declarations: normalized).resolve()
         self.fetchRequestTemplates = fetchRequestTemplates.sorted { $0.name < $1.name }
         self.versionHash = ModelHasher.modelHash(entityHashes: self.entities.map(\.versionHash))

@@ -1,13 +1,14 @@
-// A SQLite-backed store for one model: creation from the model, compatibility checks on open,
-// metadata, and connections for contexts. Its layout (StoreLayout: SeedKit's own, found from the
-// file when one is opened) answers every question about its tables and columns.
-// Invariants: opening with an incompatible model never writes to the file (metadata is read on a
-// read-only connection first); a store's schema is checked before any of its tables is read
-// (StoreSchemaCheck: a store from elsewhere is untrusted input), and its tables against its
-// model's layout (StoreTableCheck) before it is handed out; a read-only store is read through
-// StoreReadAccess, so reading it changes no file; a new store is created in one transaction
-// (schema + metadata); an in-memory store lives as long as this object (it holds an anchor
-// connection).
+// A SQLite-backed store for one model: creation from the model (or from a template store),
+// compatibility checks on open, metadata, and connections for contexts. Its layout
+// (StoreLayout: SeedKit's own or Core Data's, found from the file when one is opened) answers
+// every question about its tables and columns.
+// Invariants: opening with an incompatible model (or one the file cannot hold) never writes to
+// the file (metadata and schema are read on a read-only connection first); a store's schema is
+// checked before any of its tables is read (StoreSchemaCheck: a store from elsewhere is
+// untrusted input), and its tables against its model's layout (StoreTableCheck) before it is
+// handed out; a read-only store is read through StoreReadAccess, so reading it changes no file;
+// a new store is created in one transaction (schema + metadata), after the settings a new file
+// needs first; an in-memory store lives as long as this object (it holds an anchor connection).
 import Foundation
 import Synchronization
 
@@ -52,7 +53,9 @@ public final class PersistentStore: Sendable {
     /// Opens the store at `path`, creating it from `model` when there is none.
     ///
     /// With a `model`, the store's schema must match it (else ``StoreError/Kind/incompatibleModel(_:)``
-    /// naming each difference, with the file untouched); without one, the store's embedded model is used.
+    /// naming each difference, with the file untouched); without one, the store's embedded model
+    /// is used (a Core Data–layout store embeds none: ``StoreError/Kind/modelNotStored``). A new
+    /// store is laid out as ``StoreOptions/layout`` says, or copied from ``StoreOptions/template``.
     public static func open(at path: String, model: ObjectModel? = nil, options: StoreOptions = StoreOptions()) throws
         -> PersistentStore
     {
@@ -77,7 +80,8 @@ public final class PersistentStore: Sendable {
         let location = StoreLocation.memory(name)
         let anchor = try sqlite(location.description) { try SQLiteConnection.inMemory(name: name) }
         let identifier = options.storeUUID ?? UUID()
-        let layout = newStoreLayout(for: model, options: options)
+        let layout = try newStoreLayout(for: model, options: options, path: location.description)
+        try sqlite(location.description) { try layout.rules.prepareNewDatabase(anchor) }
         try initialize(anchor, layout: layout, storeUUID: identifier, options: options, path: location.description)
         var memoryOptions = options
         memoryOptions.writeAheadLog = false
@@ -158,19 +162,24 @@ public final class PersistentStore: Sendable {
     {
         let reader = try readOnlyConnection(to: path)
         defer { reader.close() }
-        let (rules, metadata) = try readMetadata(on: reader, path: path, trying: options.layoutRules)
+        let (found, metadata) = try readMetadata(on: reader, path: path, trying: options.layoutRules)
         if options.verifyIntegrity { try verifyIntegrity(on: reader, path: path) }
-        let storedModel = Result { try metadata.model(source: path) }
-        if let model, model.versionHash != metadata.modelHash {
-            let differences = (try? storedModel.get()).map { ModelDifference.between($0, model) } ?? []
-            throw StoreError(.incompatibleModel(differences.isEmpty ? ["model hash differs"] : differences), path: path)
+        let rules = try sqlite(path) { try found.reading(reader, path: path) }
+        let chosen: ObjectModel
+        if let model {
+            let differences = rules.differences(between: model, and: metadata)
+            if !differences.isEmpty { throw StoreError(.incompatibleModel(differences), path: path) }
+            chosen = model
+        } else {
+            do {
+                chosen = try rules.storedModel(in: metadata, path: path)
+            } catch let error as ModelError {
+                throw StoreError(.unreadableModel(error.description), path: path)
+            }
         }
-        let layout: StoreLayout
-        do {
-            layout = StoreLayout(model: try model ?? storedModel.get(), rules: rules)
-        } catch let error as ModelError {
-            throw StoreError(.unreadableModel(error.description), path: path)
-        }
+        let problems = rules.problems(storing: chosen)
+        if !problems.isEmpty { throw StoreError(.unsupportedModel(problems), path: path) }
+        let layout = StoreLayout(model: chosen, rules: rules)
         try StoreTableCheck.check(layout, on: reader, path: path)
         reader.close()
         let identifier = metadata.storeUUID.flatMap(UUID.init(uuidString:)) ?? UUID()
@@ -192,11 +201,15 @@ public final class PersistentStore: Sendable {
     }
 
     private static func create(at path: String, model: ObjectModel, options: StoreOptions) throws -> PersistentStore {
+        if let template = options.template {
+            return try create(at: path, model: model, from: template, options: options)
+        }
         let identifier = options.storeUUID ?? UUID()
-        let layout = newStoreLayout(for: model, options: options)
+        let layout = try newStoreLayout(for: model, options: options, path: path)
         do {
             let connection = try sqlite(path) { try SQLiteConnection(path: path, mode: .readWriteCreate) }
             defer { connection.close() }
+            try sqlite(path) { try layout.rules.prepareNewDatabase(connection) }
             try initialize(connection, layout: layout, storeUUID: identifier, options: options, path: path)
             if options.writeAheadLog {
                 _ = try sqlite(path) { try connection.setJournalMode("WAL") }
@@ -209,9 +222,90 @@ public final class PersistentStore: Sendable {
             location: .file(path), identifier: identifier, layout: layout, options: options, anchor: nil)
     }
 
-    /// The layout a new store of `model` gets with `options`: SeedKit's own unless the options name another.
-    package static func newStoreLayout(for model: ObjectModel, options: StoreOptions) -> StoreLayout {
-        StoreLayout(model: model, rules: options.layoutRules ?? SeedKitLayout())
+    /// The layout a new store of `model` gets with `options` (SeedKit's own unless the options
+    /// name another).
+    ///
+    /// - Throws: ``StoreError`` (`.unsupportedModel`) when that layout cannot hold the model.
+    package static func newStoreLayout(for model: ObjectModel, options: StoreOptions, path: String) throws
+        -> StoreLayout
+    {
+        let rules =
+            try options.template.map { try templateRules(at: $0, options: options, path: path) }
+            ?? options.newStoreRules
+        let problems = rules.problems(storing: model)
+        if !problems.isEmpty { throw StoreError(.unsupportedModel(problems), path: path) }
+        return StoreLayout(model: model, rules: rules)
+    }
+
+    /// The rules of the template at `template`, as they apply to its file.
+    private static func templateRules(at template: String, options: StoreOptions, path: String) throws
+        -> any StoreLayoutRules
+    {
+        guard FileManager.default.fileExists(atPath: template) else {
+            throw StoreError(.unsuitableTemplate("there is no file at \(template)"), path: path)
+        }
+        let connection = try sqlite(template) { try SQLiteConnection(path: template, mode: .readOnly) }
+        defer { connection.close() }
+        let (rules, _) = try readMetadata(on: connection, path: template, trying: options.layoutRules)
+        return try sqlite(template) { try rules.reading(connection, path: template) }
+    }
+
+    /// A new store at `path`: a copy of the empty store `template` (made for `model`), with a
+    /// UUID of its own and the initial metadata's user keys.
+    private static func create(at path: String, model: ObjectModel, from template: String, options: StoreOptions)
+        throws -> PersistentStore
+    {
+        let identifier = options.storeUUID ?? UUID()
+        do {
+            try copyTemplate(template, to: path, model: model, options: options)
+            let connection = try sqlite(path) { try SQLiteConnection(path: path, mode: .readWrite) }
+            defer { connection.close() }
+            let rules = try sqlite(path) {
+                try StoreLayout.rules(of: connection, trying: options.layoutRules)?.reading(connection, path: path)
+            }
+            guard let rules else { throw StoreError(.notAStore, path: path) }
+            let layout = StoreLayout(model: model, rules: rules)
+            let problems = rules.problems(storing: model)
+            if !problems.isEmpty { throw StoreError(.unsupportedModel(problems), path: path) }
+            var values: [String: String?] = [StoreMetadata.Key.storeUUID: identifier.uuidString]
+            for (key, value) in try StoreMetadata.initial(for: model, storeUUID: identifier).userValues {
+                values[key] = value
+            }
+            try sqlite(path) {
+                try layout.rules.registerSchemaFunctions(on: connection)
+                try connection.transaction(.exclusive) { try layout.writeMetadata(values, on: connection) }
+                _ = try connection.setJournalMode(options.writeAheadLog ? "WAL" : "DELETE")
+            }
+            return PersistentStore(
+                location: .file(path), identifier: identifier, layout: layout, options: options, anchor: nil)
+        } catch {
+            try? StoreFiles.remove(path)
+            throw error
+        }
+    }
+
+    /// Copies the template into a single file at `path` (`VACUUM INTO`, which reads through the
+    /// template's write-ahead log), after checking that it is an empty store made for `model`.
+    private static func copyTemplate(_ template: String, to path: String, model: ObjectModel, options: StoreOptions)
+        throws
+    {
+        func unsuitable(_ why: String) -> StoreError { StoreError(.unsuitableTemplate(why), path: template) }
+        guard FileManager.default.fileExists(atPath: template) else { throw unsuitable("there is no file there") }
+        let source = try sqlite(template) { try SQLiteConnection(path: template, mode: .readOnly) }
+        defer { source.close() }
+        let (rules, metadata) = try readMetadata(on: source, path: template, trying: options.layoutRules)
+        let differences = rules.differences(between: model, and: metadata)
+        guard differences.isEmpty else {
+            throw unsuitable("it was made for another model: " + differences.prefix(5).joined(separator: "; "))
+        }
+        try sqlite(template) {
+            if let held = try rules.entityCounts(on: source)?.filter({ $0.value > 0 }).min(by: { $0.key < $1.key }) {
+                throw unsuitable("it holds objects (\(held.value) \(held.key)): give an empty store the app made")
+            }
+            let copy = try source.prepare("VACUUM INTO ?")
+            copy.bind(text: path, at: 1)
+            try copy.execute()
+        }
     }
 
     /// Creates the schema and writes the initial metadata in one transaction.
@@ -228,14 +322,14 @@ public final class PersistentStore: Sendable {
     }
 
     /// A read-only connection to the store file at `path` that changes no file (StoreReadAccess).
-    private static func readOnlyConnection(to path: String) throws -> SQLiteConnection {
+    static func readOnlyConnection(to path: String) throws -> SQLiteConnection {
         try sqlite(path) { try SQLiteConnection(path: StoreReadAccess.uri(forFile: path), mode: .readOnly) }
     }
 
     /// The layout rules of the store on `connection` (`preferred` first, then the known ones)
     /// and its metadata, checked for a format this SeedKit reads; the file's header, the page
     /// size of a -wal beside it and the schema are checked first, whose store the -wal makes it last.
-    private static func readMetadata(
+    static func readMetadata(
         on connection: SQLiteConnection, path: String, trying preferred: (any StoreLayoutRules)?
     ) throws -> (rules: any StoreLayoutRules, metadata: StoreMetadata) {
         let candidates = (preferred.map { [$0] } ?? []) + StoreLayout.knownRules
@@ -259,7 +353,7 @@ public final class PersistentStore: Sendable {
     /// its b-tree structure checked (not the agreement of indexes with their tables).
     ///
     /// - Throws: ``StoreError`` (`.damaged`) with the first problems SQLite found.
-    private static func verifyIntegrity(on connection: SQLiteConnection, path: String) throws {
+    static func verifyIntegrity(on connection: SQLiteConnection, path: String) throws {
         let problems = try sqlite(path) { () throws -> [String] in
             let check = try connection.prepare("PRAGMA quick_check(\(verifiedProblemLimit))")
             var problems: [String] = []

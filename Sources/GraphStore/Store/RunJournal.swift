@@ -8,8 +8,11 @@
 // batch, so after a kill the store holds whole batches plus their undo log. Tables that were
 // empty get no triggers: every row in them is the run's own.
 // Undo: replay the log newest first, then delete every row above the watermarks (and the join
-// rows that point at them); the log is SQL read from the file, so it is compiled under an
-// authorizer that lets it only write rows of the layout's tables. Finish: forget the log and the marker, in the last batch's transaction.
+// rows that point at them), and the run's progress keys (an import's checkpoint); the log is SQL
+// read from the file, so it is compiled under an authorizer that lets it only write rows of the
+// layout's tables. Finish: forget the log and the marker, in the last batch's transaction.
+// In a layout that keeps no tables of the library's own between runs (Core Data's), the log's
+// table is created when the run begins and dropped when it ends.
 // Invariants: at most one run is active per store (its marker is the `run.active` metadata key);
 // the triggers exist only on the connection that runs the batches.
 import Foundation
@@ -28,8 +31,11 @@ public struct RunJournal: Sendable, Hashable, Codable {
     static func begin(id: String, layout: StoreLayout, on connection: SQLiteConnection) throws -> RunJournal {
         var watermarks: [String: Int64] = [:]
         try connection.transaction(.immediate) {
+            // AUTOINCREMENT keeps sequence numbers rising across runs in a table that stays; one that
+            // lives for a single run needs no `sqlite_sequence` row.
+            let increment = layout.rules.keepsLibraryTables ? " AUTOINCREMENT" : ""
             try connection.execute(
-                "CREATE TABLE IF NOT EXISTS \(layout.journalTable)(seq INTEGER PRIMARY KEY AUTOINCREMENT, sql TEXT NOT NULL)"
+                "CREATE TABLE IF NOT EXISTS \(layout.journalTable)(seq INTEGER PRIMARY KEY\(increment), sql TEXT NOT NULL)"
             )
             for root in layout.roots {
                 watermarks[layout.table(of: root)] = try layout.highestKey(ofRoot: root, on: connection)
@@ -158,6 +164,12 @@ public struct RunJournal: Sendable, Hashable, Codable {
                         "DELETE FROM \(SQLiteIdentifier.quote(table)) WHERE \(layout.keyColumn) > \(watermark)")
                 }
             }
+            // What the run kept of its progress (an import's checkpoint) means nothing once its
+            // rows are gone: resuming from it would skip records that are no longer there.
+            let progress = try layout.readMetadata(on: connection, path: "store").values.keys.filter {
+                StoreMetadata.Key.isRunState($0) && $0 != Self.markerKey && $0 != StoreMetadata.Key.indexesPending
+            }
+            try layout.writeMetadata(Dictionary(uniqueKeysWithValues: progress.map { ($0, nil) }), on: connection)
             try forget(layout: layout, on: connection)
         }
     }
@@ -172,7 +184,9 @@ public struct RunJournal: Sendable, Hashable, Codable {
 
     /// Forgets the run (its log and marker) inside the caller's transaction.
     func forget(layout: StoreLayout, on connection: SQLiteConnection) throws {
-        try connection.execute("DELETE FROM \(layout.journalTable)")
+        try connection.execute(
+            layout.rules.keepsLibraryTables
+                ? "DELETE FROM \(layout.journalTable)" : "DROP TABLE IF EXISTS \(layout.journalTable)")
         try layout.writeMetadata([Self.markerKey: nil], on: connection)
     }
 

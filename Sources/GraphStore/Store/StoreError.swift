@@ -11,7 +11,7 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
     public enum Kind: Sendable, Equatable {
         /// No file at the path, and creating one was not allowed.
         case fileNotFound
-        /// The file is not a SeedKit store (no metadata table, or not SQLite).
+        /// The file is not a store of a layout SeedKit reads (SeedKit's or Core Data's), or not SQLite.
         case notAStore
         /// The store was written by a newer format version.
         case unsupportedFormat(String)
@@ -19,6 +19,17 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         case incompatibleModel([String])
         /// A new store needs a model.
         case missingModel
+        /// The store does not hold its model (a Core Data–layout store): it opens only with one.
+        case modelNotStored
+        /// The store's layout cannot hold the model (or the file lacks what the model needs);
+        /// each line says what.
+        case unsupportedModel([String])
+        /// The template store cannot start a new store; why.
+        case unsuitableTemplate(String)
+        /// The store's metadata cannot be read; why.
+        case unreadableMetadata(String)
+        /// The metadata key belongs to the store's layout (Core Data's `NS…` keys) and cannot be set.
+        case reservedMetadataKey(String)
         /// The store's embedded model could not be read.
         case unreadableModel(String)
         /// A write was attempted on a read-only store.
@@ -68,13 +79,20 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         let reason: String
         switch kind {
         case .fileNotFound: reason = "no store at this path"
-        case .notAStore: reason = "not a SeedKit store"
+        case .notAStore: reason = "not a SeedKit or Core Data store"
         case .unsupportedFormat(let version): reason = "store format \(version) is newer than this SeedKit supports"
         case .incompatibleModel(let differences):
             reason =
                 "incompatible model: " + differences.prefix(10).joined(separator: "; ")
                 + (differences.count > 10 ? "; … (\(differences.count) differences)" : "")
         case .missingModel: reason = "a new store needs a model"
+        case .modelNotStored:
+            reason = "the store does not hold its model (a Core Data store): open it with its Xcode model (--model)"
+        case .unsupportedModel(let problems):
+            reason = "the store cannot hold this model: " + problems.prefix(10).joined(separator: "; ")
+        case .unsuitableTemplate(let why): reason = "unsuitable template: \(why)"
+        case .unreadableMetadata(let why): reason = "the store's metadata cannot be read: \(why)"
+        case .reservedMetadataKey(let key): reason = "\(key) is the store layout's own metadata key"
         case .unreadableModel(let message): reason = "the store's model cannot be read: \(message)"
         case .readOnly: reason = "the store is open read-only"
         case .damaged(let message): reason = "the store file is damaged: \(message)"

@@ -1,6 +1,9 @@
-// The store's metadata (`seedkit_metadata`): format version, store UUID, model name/hash/JSON,
-// entity hashes, and user keys such as `seed.version`. Readable without opening a stack.
+// The store's metadata: in a SeedKit-layout store (`seedkit_metadata`) the format version,
+// store UUID, model name/hash/JSON, entity hashes and user keys such as `seed.version`; in a
+// Core Data–layout store the metadata dictionary (`Z_METADATA`: Core Data's keys, app keys,
+// SeedKit's seed keys) and the store UUID. Readable without opening a stack.
 import Foundation
+import PropertyLists
 
 /// A store's metadata: a key → text map with typed accessors for the keys SeedKit writes.
 ///
@@ -26,17 +29,36 @@ public struct StoreMetadata: Sendable, Hashable {
         public static let entityHashPrefix = "entity.hash."
         /// Set while secondary indexes have not been built yet.
         public static let indexesPending = "store.indexes-pending"
+        /// The prefixes of the keys that hold the working state of a run (its marker
+        /// `run.active`, an import's checkpoint and set-aside references, pending indexes):
+        /// present only while a run is active or its indexes are unbuilt. A Core Data–layout
+        /// store keeps them apart from its metadata dictionary (docs/CoreDataStores.md).
+        public static let runStatePrefixes = ["run.", "import.", indexesPending]
+
+        /// Whether `key` holds a run's working state (see ``runStatePrefixes``).
+        public static func isRunState(_ key: String) -> Bool {
+            runStatePrefixes.contains { key.hasPrefix($0) }
+        }
     }
 
     /// The store format this SeedKit writes.
     public static let currentFormatVersion = "1"
 
-    /// Every key and value.
+    /// Every key and value (of a Core Data–layout store: the string-valued keys of its
+    /// metadata dictionary, the store UUID and any run state).
     public var values: [String: String]
+    /// The layout of the store the metadata was read from: `seedkit` or `core-data`.
+    public var layout: String
+    /// A Core Data–layout store's metadata dictionary as stored (`Z_METADATA.Z_PLIST`), with the
+    /// values of every type; nil for other layouts.
+    public var propertyList: PropertyListDictionary?
 
-    /// Metadata holding `values`.
-    public init(values: [String: String] = [:]) {
+    /// Metadata holding `values`, of a store of `layout`.
+    public init(values: [String: String] = [:], layout: String = "seedkit", propertyList: PropertyListDictionary? = nil)
+    {
         self.values = values
+        self.layout = layout
+        self.propertyList = propertyList
     }
 
     /// The value for `key`.
@@ -62,11 +84,24 @@ public struct StoreMetadata: Sendable, Hashable {
         return hashes
     }
 
-    /// The keys a user or tool set (everything but SeedKit's own keys).
+    /// The entity version hashes a Core Data–layout store records
+    /// (`NSStoreModelVersionHashes`), by entity name; nil when the store records none.
+    public var coreDataEntityHashes: [String: Data]? {
+        guard let hashes = propertyList?["NSStoreModelVersionHashes"]?.dictionaryValue else { return nil }
+        var result: [String: Data] = [:]
+        for (name, value) in hashes {
+            guard let hash = value.dataValue else { return nil }
+            result[name] = hash
+        }
+        return result
+    }
+
+    /// The keys a user or tool set (everything but SeedKit's own keys and Core Data's, whose
+    /// names start with `NS` or `_NS`).
     public var userValues: [String: String] {
         values.filter { key, _ in
             ![Key.formatVersion, Key.storeUUID, Key.modelName, Key.modelHash, Key.modelJSON, Key.indexesPending]
-                .contains(key) && !key.hasPrefix(Key.entityHashPrefix)
+                .contains(key) && !key.hasPrefix(Key.entityHashPrefix) && !key.hasPrefix("NS") && !key.hasPrefix("_NS")
         }
     }
 

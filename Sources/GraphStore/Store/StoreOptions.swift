@@ -44,9 +44,21 @@ public struct StoreOptions: Sendable {
     public var verifyIntegrity = false
     /// How long a connection waits for a lock held by another connection, in seconds.
     public var busyTimeout: Double = 10
-    /// The layout of a new store, and the first one tried when an existing file is opened
-    /// (nil: SeedKit's own).
+    /// The layout of a new store (nil: SeedKit's own). An existing store is read in the layout
+    /// it has, whatever this says.
+    public var layout: StoreLayoutKind?
+    /// An empty Core Data store that the app made for this model version, to start a new
+    /// Core Data–layout store from (its schema is copied as it is; docs/CoreDataStores.md
+    /// "Templates"). Needed only for models whose tables cannot be predicted; nil: none.
+    public var template: String?
+    /// The rules of a new store's layout, and the first ones tried when an existing file is
+    /// opened, overriding ``layout`` (tests use layouts of their own).
     package var layoutRules: (any StoreLayoutRules)?
+
+    /// The rules a new store is laid out by.
+    package var newStoreRules: any StoreLayoutRules {
+        layoutRules ?? layout?.rules ?? SeedKitLayout()
+    }
 
     /// The default options: read-write, created if missing, WAL.
     public init() {}

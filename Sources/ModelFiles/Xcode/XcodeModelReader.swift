@@ -56,7 +56,10 @@ public enum XcodeModelReader {
         let contents = XcodeModelContents(root: root)
         guard contents.problems.isEmpty else { throw ModelError(source: source, problems: contents.problems) }
         do {
-            return try ObjectModel(name: name, entities: contents.entities, fetchRequestTemplates: contents.templates)
+            // Core Data records the version identifier in a store's metadata: `[""]` when the model has none.
+            return try ObjectModel(
+                name: name, entities: contents.entities, fetchRequestTemplates: contents.templates,
+                versionIdentifiers: [root["userDefinedModelVersionIdentifier"] ?? ""])
         } catch let error as ModelError {
             throw ModelError(source: source, problems: error.problems.map(contents.located))
         }

@@ -8,7 +8,7 @@
 // keeps its first error, which is thrown.
 // Invariants: the same limits as the binary reader (size, values, depth); `CF$UID` dictionaries
 // become UIDs, as Core Foundation reads them; the document and context are always freed.
-import CLibXML2
+internal import CLibXML2
 import Foundation
 
 /// Initializes libxml2 once per process, before the first parser context is created.

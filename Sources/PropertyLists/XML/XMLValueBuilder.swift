@@ -2,7 +2,7 @@
 // <dict> (alternating <key> and value), <array>, <string>, <integer> (decimal, or hexadecimal
 // with 0x), <real>, <true/>, <false/>, <date> (ISO 8601, UTC), <data> (base64) — counting values
 // and depth against the limits. Errors name the element's line.
-import CLibXML2
+internal import CLibXML2
 import Foundation
 
 /// Builds values from the elements of one XML property list.

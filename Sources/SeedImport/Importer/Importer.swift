@@ -46,14 +46,23 @@ public final class Importer: Sendable {
             of: ImportProgress.self, bufferingPolicy: .bufferingNewest(16))
     }
 
-    /// An importer for the plan file at `path`, validated against its model.
+    /// An importer for the plan file at `path`, validated against its model; `layout` and
+    /// `template` (an absolute path, or relative to the plan's folder) override the plan's.
     ///
     /// - Throws: ``PlanErrors`` naming every problem with its line and column.
-    public convenience init(planFile path: String, options: ImportOptions = ImportOptions()) throws {
-        self.init(plan: try ValidatedPlan(file: path, store: options.store), options: options)
+    public convenience init(
+        planFile path: String, options: ImportOptions = ImportOptions(), layout: StoreLayoutKind? = nil,
+        template: String? = nil
+    ) throws {
+        let validated = try ValidatedPlan(file: path, store: options.store)
+        var plan = validated.plan
+        plan.layout = layout ?? plan.layout
+        plan.template = template ?? plan.template
+        self.init(plan: plan, model: validated.model, options: options, planFile: path)
     }
 
-    /// Runs the import on a thread of its own and returns its report.
+    /// Runs the import on a thread of its own and returns its report. A new store is laid out as
+    /// the plan's `layout:` (or `template:`) says.
     ///
     /// Cancelling the task that awaits it stops the run between batches and puts the store back
     /// as it was: a store the run created is removed with its side files, in a store that

@@ -57,6 +57,13 @@ public struct ValidatedPlan: Sendable {
             throw ImportFailure(
                 report: ImportReport(), reason: "the plan names no model and there is no store to take one from")
         }
-        return try PersistentStore.metadata(at: store).model(source: store)
+        let metadata = try PersistentStore.metadata(at: store)
+        if metadata.layout == StoreLayoutKind.coreData.rawValue {
+            throw ImportFailure(
+                report: ImportReport(),
+                reason: "\(store) is a Core Data store, which holds no model: name its Xcode model in the plan (model:)"
+            )
+        }
+        return try metadata.model(source: store)
     }
 }

@@ -63,7 +63,7 @@ final class ImportRun {
         }
         let target: ImportTarget
         do {
-            target = try ImportTarget(path: storePath, model: model, options: options, scratch: scratch)
+            target = try ImportTarget(path: storePath, model: model, plan: plan, options: options, scratch: scratch)
         } catch {
             throw ImportFailure(report: tally.report, reason: "\(error)")
         }

@@ -25,9 +25,13 @@ final class ImportTarget {
     /// What the run keeps in the store only while it is active.
     private let scratch: RunScratch
 
-    /// Opens the store at `path` for `model`, creating it when missing; `scratch` is what the
-    /// run keeps in the store while it is active, removed should the run be undone.
-    init(path: String, model: ObjectModel, options: ImportOptions, scratch: RunScratch) throws {
+    /// Opens the store at `path` for `model`, creating it when missing — in the plan's layout,
+    /// Core Data's when `plan` says `layout: core-data` or names a `template:` store; `scratch` is
+    /// what the run keeps in the store while it is active, removed should the run be undone.
+    ///
+    /// - Throws: ``ImportFailure`` when a new Core Data–layout store is asked for with a model that
+    ///   is not an Xcode model; store errors.
+    init(path: String, model: ObjectModel, plan: ImportPlan, options: ImportOptions, scratch: RunScratch) throws {
         self.path = path
         self.scratch = scratch
         existed = FileManager.default.fileExists(atPath: path)
@@ -36,6 +40,14 @@ final class ImportTarget {
         storeOptions.deferIndexes = !existed && options.deferIndexesOnNewStore && !options.dryRun
         storeOptions.storeUUID = options.newStoreUUID
         storeOptions.writeAheadLog = !(options.newStoreWithoutWAL && !existed)
+        if !existed {
+            let template = plan.template.map(plan.resolve)
+            if plan.layout == .coreData || template != nil {
+                try Self.requireXcodeModel(plan)
+                storeOptions.layout = .coreData
+                storeOptions.template = template
+            }
+        }
         do {
             store = try PersistentStore.open(at: path, model: model, options: storeOptions)
             context = try ObjectContext(store: store)
@@ -77,6 +89,20 @@ final class ImportTarget {
         }
         try finish(journal)
         self.journal = nil
+    }
+
+    /// Refuses a plan whose model file is not an Xcode model (`.xcdatamodeld`, `.xcdatamodel`,
+    /// or its `contents`): a Core Data–layout store is for a Core Data app, which loads one.
+    private static func requireXcodeModel(_ plan: ImportPlan) throws {
+        guard let file = plan.model else { return }
+        let url = URL(fileURLWithPath: file)
+        guard !["xcdatamodeld", "xcdatamodel"].contains(url.pathExtension.lowercased()),
+            url.lastPathComponent != "contents"
+        else { return }
+        throw ImportFailure(
+            report: ImportReport(),
+            reason: "layout core-data writes a store for a Core Data app, which loads an Xcode model: "
+                + "the plan's model \(file) is not one (.xcdatamodeld or .xcdatamodel)")
     }
 
     /// Puts the target back as it was before the run: a store the run created is removed with

@@ -123,7 +123,7 @@ struct UnchangedRecords {
             for (offset, attribute) in keyAttributes.enumerated() {
                 guard
                     let value = statement.attributeValue(
-                        at: Int32(2 + offset), type: attribute.type, encoding: layout.values)
+                        at: Int32(2 + offset), type: attribute.type, encoding: layout.encoding(of: attribute))
                 else { return }
                 parts.append(value)
             }
@@ -137,7 +137,9 @@ struct UnchangedRecords {
             if checksValues {
                 let holdsValues = records[position].0.values.allSatisfy { slot, value in
                     query.attributeColumns[slot].map {
-                        statement.holds(value, at: $0, type: entity.attributes[slot].type, encoding: layout.values)
+                        statement.holds(
+                            value, at: $0, type: entity.attributes[slot].type,
+                            encoding: layout.encoding(of: entity.attributes[slot]))
                     } ?? false
                 }
                 guard holdsValues else { return }
@@ -184,7 +186,7 @@ struct UnchangedRecords {
                 for (offset, attribute) in attributes.enumerated() {
                     guard
                         let value = statement.attributeValue(
-                            at: Int32(2 + offset), type: attribute.type, encoding: layout.values)
+                            at: Int32(2 + offset), type: attribute.type, encoding: layout.encoding(of: attribute))
                     else {
                         return
                     }

@@ -1,6 +1,7 @@
 // The Swift twin of a plan file (docs/PlanFormat.md): what to import, from which files, into which
 // entities, and how. Plan files (YAML or JSON) decode into these types; code can build them directly.
 // Invariant: these names are a user-facing contract shared with the plan-file format.
+import GraphStore
 
 /// A whole import: model, target store, sources in order, and the run's policies.
 ///
@@ -15,6 +16,13 @@ public struct ImportPlan: Sendable, Hashable {
     public var model: String?
     /// The default target store, relative to ``baseDirectory`` (the command line may override it).
     public var store: String?
+    /// The layout of a new store (nil: SeedKit's own; ``GraphStore/StoreLayoutKind/coreData``: a
+    /// store a Core Data app opens without migration, which needs an Xcode model). An existing
+    /// store keeps its layout.
+    public var layout: StoreLayoutKind?
+    /// An empty Core Data store the app made for the model, relative to ``baseDirectory``: a new
+    /// store starts as a copy of it (in Core Data's layout).
+    public var template: String?
     /// The seed version written to the store's metadata as `seed.version`.
     public var seedVersion: String?
     /// Records per save.

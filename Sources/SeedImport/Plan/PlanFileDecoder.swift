@@ -9,7 +9,9 @@ import Yams
 
 /// The keys each kind of mapping in a plan file allows (docs/PlanFormat.md).
 enum PlanFileKeys {
-    static let plan = ["model", "store", "seed", "batchSize", "onError", "maxErrors", "rejects", "sources"]
+    static let plan = [
+        "model", "store", "layout", "template", "seed", "batchSize", "onError", "maxErrors", "rejects", "sources",
+    ]
     static let seed = ["version"]
     static let recordMapping = ["entity", "key", "onConflict", "attributes", "relationships"]
     static let source = ["file", "format", "csv", "records"] + recordMapping
@@ -61,6 +63,8 @@ struct PlanFileDecoder {
             switch key {
             case "model": plan.model = decoder.text(value, at: path)
             case "store": plan.store = decoder.text(value, at: path)
+            case "layout": plan.layout = decoder.choice(value, at: path)
+            case "template": plan.template = decoder.text(value, at: path)
             case "seed": plan.seedVersion = decoder.decodeSeed(value, at: path)
             case "batchSize": plan.batchSize = decoder.integer(value, at: path) ?? plan.batchSize
             case "onError": plan.onError = decoder.choice(value, at: path) ?? plan.onError

@@ -6,12 +6,16 @@
 // Cancellation: cancelling the building task stops the import between batches (the importer
 // removes the file it was creating), or the finishing steps between pages and steps; the
 // temporary file is then removed and the output is untouched.
+// In Core Data's layout (the plan's `layout: core-data`, or the builder's) the result is the
+// store a Core Data app opens without migration: the seed keys go into its metadata property
+// list, and no table of SeedKit's or SQLite's statistics remains.
 // Invariants: the same inputs give a byte-identical file (no timestamps or random UUIDs: the
 // store UUID is derived from the inputs); the output path never holds a half-built file, and a
 // build that fails or is cancelled leaves no temporary file (nor its side files) behind.
 import Crypto
 import Foundation
 import GraphStore
+import ModelFiles
 import SeedImport
 
 /// Builds a seed store from a plan.
@@ -35,10 +39,19 @@ public struct SeedBuilder: Sendable {
     }
 
     private let planFile: String
+    private let layout: StoreLayoutKind?
+    private let template: String?
 
-    /// A builder for the plan file at `path`.
-    public init(planFile path: String) {
+    /// A builder for the plan file at `path`; `layout` and `template` (an empty Core Data store
+    /// the app made, absolute or relative to the plan's folder) override the plan's.
+    ///
+    /// ```swift
+    /// let seed = try await SeedBuilder(planFile: "Seeds/plan.yaml", layout: .coreData).build(to: "Seed.sqlite")
+    /// ```
+    public init(planFile path: String, layout: StoreLayoutKind? = nil, template: String? = nil) {
         planFile = path
+        self.layout = layout
+        self.template = template
     }
 
     /// Builds the seed at `output` (default: the plan's `store:`), reporting the import's
@@ -61,12 +74,13 @@ public struct SeedBuilder: Sendable {
         try? StoreFiles.remove(temporary)
         do {
             let checksums = try sourceChecksums(file.plan)
-            var report = try await importSources(
+            let (imported, model) = try await importSources(
                 file, into: temporary, uuid: try derivedUUID(plan: file.plan, checksums: checksums), progress: progress)
+            var report = imported
             report.store = target
             let plan = file.plan
             try await BlockingWork.run(name: "seedkit.build") { _ in
-                try finalize(temporary, plan: plan, checksums: checksums)
+                try finalize(temporary, plan: plan, model: model, checksums: checksums)
                 try BlockingWork.checkCancellation()
                 guard rename(temporary, target) == 0 else {
                     throw SeedBuildError(
@@ -81,23 +95,27 @@ public struct SeedBuilder: Sendable {
     }
 
     /// Runs the plan `file` (read once) into a new store at `path` with the store UUID `uuid`,
-    /// forwarding progress.
+    /// forwarding progress; returns the report and the plan's model.
     private func importSources(
         _ file: PlanFile, into path: String, uuid: UUID, progress: @escaping @Sendable (ImportProgress) -> Void
-    ) async throws -> ImportReport {
+    ) async throws -> (ImportReport, ObjectModel) {
         var options = ImportOptions()
         options.store = path
         options.newStoreUUID = uuid
         options.newStoreWithoutWAL = true
-        let model = try ValidatedPlan.model(for: file.plan, store: path)
-        let importer = Importer(plan: try ValidatedPlan(file, model: model, path: planFile), options: options)
+        let validated = try ValidatedPlan(
+            file, model: try ValidatedPlan.model(for: file.plan, store: path), path: planFile)
+        var plan = validated.plan
+        plan.layout = layout ?? plan.layout
+        plan.template = template ?? plan.template
+        let importer = Importer(plan: plan, model: validated.model, options: options, planFile: planFile)
         let watcher = Task {
             for await step in importer.progress { progress(step) }
         }
         do {
             let report = try await importer.run()
             await watcher.value
-            return report
+            return (report, validated.model)
         } catch {
             // A run that fails before it starts never ends the progress stream.
             watcher.cancel()
@@ -108,10 +126,10 @@ public struct SeedBuilder: Sendable {
 
     /// Validates every object, writes the seed metadata and record, and compacts the store into one file,
     /// stopping between pages and steps when the build is cancelled (on its BlockingWork thread).
-    private func finalize(_ path: String, plan: ImportPlan, checksums: [String: String]) throws {
+    private func finalize(_ path: String, plan: ImportPlan, model: ObjectModel, checksums: [String: String]) throws {
         var single = StoreOptions()
         single.writeAheadLog = false
-        let store = try PersistentStore.open(at: path, options: single)
+        let store = try PersistentStore.open(at: path, model: model, options: single)
         try validateGraph(store)
         try BlockingWork.checkCancellation()
         var metadata: [String: String?] = [
@@ -119,7 +137,9 @@ public struct SeedBuilder: Sendable {
         ]
         if let version = plan.seedVersion { metadata["seed.version"] = version }
         try store.setMetadata(metadata)
-        try store.recordSeedObjects()
+        // A layout that keeps no tables of SeedKit's (Core Data's) ships without a seed record:
+        // its upgrades match objects by key.
+        if store.layout.rules.keepsLibraryTables { try store.recordSeedObjects() }
         if try store.metadata()[StoreMetadata.Key.indexesPending] != nil { try store.createIndexes() }
         try BlockingWork.checkCancellation()
         try store.compactForShipping()

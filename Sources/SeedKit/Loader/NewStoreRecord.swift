@@ -7,8 +7,10 @@ import GraphStore
 /// Writes the seed record of a new store.
 enum NewStoreRecord {
     /// Records every object of the (not yet installed) store at `path` as a seed object, unless
-    /// it already holds a record; the store keeps its single-file journal.
+    /// it already holds a record; the store keeps its single-file journal. A Core Data–layout
+    /// store gets none: it holds no table of SeedKit's, and its upgrades match objects by key.
     static func write(at path: String) throws {
+        guard try PersistentStore.metadata(at: path).layout != StoreLayoutKind.coreData.rawValue else { return }
         var options = StoreOptions()
         options.writeAheadLog = false
         let store = try PersistentStore.open(at: path, options: options)

@@ -27,11 +27,20 @@ struct SeedMerge {
     func run() throws -> SeedMergeReport {
         var sourceOptions = StoreOptions()
         sourceOptions.readOnly = true
-        let source = try PersistentStore.open(at: seed, options: sourceOptions)
+        // A Core Data–layout seed holds no model: it is read with the app's.
+        let coreDataSeed = try PersistentStore.metadata(at: seed).coreDataEntityHashes != nil
+        let source = try PersistentStore.open(
+            at: seed, model: coreDataSeed ? options.model : nil, options: sourceOptions)
         let target = try PersistentStore.open(at: files.store, model: options.model)
         let counter = MergeProgressCounter(total: try source.objectCounts().values.reduce(0, +))
         var copyOptions = DeepCopyOptions()
-        copyOptions.lineage = options.upgradePolicy.lineage
+        // A store that keeps no tables of SeedKit's (Core Data's layout) holds no seed record:
+        // its objects are matched by key and take the seed's values (`onConflict: update`).
+        if target.layout.rules.keepsLibraryTables {
+            copyOptions.lineage = options.upgradePolicy.lineage
+        } else {
+            copyOptions.onConflict = .update
+        }
         if let batchSize = options.batchSize { copyOptions.batchSize = max(1, batchSize) }
         copyOptions.completionMetadata = ["seed.version": version]
         copyOptions.progress = { [emit] report in emit(counter.update(report)) }

@@ -1,5 +1,7 @@
-// `seedkit build PLAN [-o OUT] [--json] [--quiet]`: a fresh, validated, reproducible, single-file
-// seed store; SIGINT or SIGTERM cancels the build, which leaves OUT as it was and no temporary file.
+// `seedkit build PLAN [-o OUT] [--layout seedkit|core-data] [--template EMPTY.sqlite] [--json]
+// [--quiet]`: a fresh, validated, reproducible, single-file seed store, in SeedKit's layout or as
+// the Core Data store an app ships; SIGINT or SIGTERM cancels the build, which leaves OUT as it
+// was and no temporary file.
 import ArgumentParser
 import Foundation
 import SeedImport
@@ -16,6 +18,8 @@ struct BuildCommand: AsyncParsableCommand {
 
     @Option(name: .shortAndLong, help: "The store to write (default: the plan's store:).")
     var output: String?
+
+    @OptionGroup var newStore: NewStoreLayoutOptions
 
     @OptionGroup var reporting: OutputOptions
 
@@ -43,8 +47,11 @@ struct BuildCommand: AsyncParsableCommand {
         let display = ProgressDisplay(enabled: !reporting.quiet && !reporting.json)
         do {
             let (plan, output) = (self.plan, self.output)
+            let (layout, template) = (newStore.chosen, newStore.absoluteTemplate)
             result = try await SignalCancellation.run {
-                try await SeedBuilder(planFile: plan).build(to: output) { display.show($0) }
+                try await SeedBuilder(planFile: plan, layout: layout, template: template).build(to: output) {
+                    display.show($0)
+                }
             }
             display.finish()
         } catch let failure as ImportFailure {

@@ -1,12 +1,15 @@
 // `seedkit copy --from SRC --to DST [--entities A,B] [--where "Entity: predicate"]…
 // [--cut Entity.relationship]… [--bring-along Entity.relationship]…
-// [--on-conflict update|keep|fail] [--batch-size N] [--json] [--quiet]`: deep copy of object graphs
-// between stores, with progress on standard error (docs/CLI.md); SIGINT or SIGTERM cancels it
-// between batches, leaving the target as it was.
+// [--on-conflict update|keep|fail] [--batch-size N] [--model MODEL] [--layout seedkit|core-data]
+// [--template EMPTY.sqlite] [--verify] [--json] [--quiet]`: deep copy of object graphs between
+// stores (either may be a Core Data store, read and written with --model), with progress on
+// standard error (docs/CLI.md); SIGINT or SIGTERM cancels it between batches, leaving the target
+// as it was.
 import ArgumentParser
 import DeepCopy
 import Foundation
 import GraphStore
+import ModelFiles
 
 /// Copies objects and their relationships from one store into another.
 struct CopyCommand: AsyncParsableCommand {
@@ -64,6 +67,10 @@ struct CopyCommand: AsyncParsableCommand {
         help: "Source rows per committed batch (default \(DeepCopyOptions().batchSize)).")
     var batchSize: Int?
 
+    @OptionGroup var storeModel: StoreModelOptions
+
+    @OptionGroup var newStore: NewStoreLayoutOptions
+
     @OptionGroup var output: OutputOptions
 
     @OptionGroup var reading: StoreReadOptions
@@ -104,12 +111,30 @@ struct CopyCommand: AsyncParsableCommand {
         let display = CopyProgressDisplay(enabled: showsProgress)
         let report: CopyReport
         do {
+            let versions = try storeModel.versions()
+            let source = try storeModel.open(from, options: reading.storeOptions, versions: versions)
             var options = try copyOptions()
             if showsProgress { options.batchProgress = { display.show($0) } }
-            let (from, to, sourceOptions) = (self.from, self.to, reading.storeOptions)
-            report = try await SignalCancellation.run { [options] in
-                try await BlockingWork.run(name: "seedkit.copy") { _ in
-                    try Self.copy(from: from, reading: sourceOptions, to: to, options: options)
+            let to = self.to
+            if FileManager.default.fileExists(atPath: to) {
+                if newStore.isGiven {
+                    throw ValidationError("\(to) exists: --layout and --template are for a new target")
+                }
+                let target = try storeModel.open(to, versions: versions)
+                report = try await SignalCancellation.run { [options] in
+                    try await BlockingWork.run(name: "seedkit.copy") { _ in
+                        try DeepCopier(from: source, to: target, options: options).run()
+                    }
+                }
+            } else {
+                let (model, storeOptions) = (
+                    try newTargetModel(source: source, versions: versions), newStore.storeOptions
+                )
+                report = try await SignalCancellation.run { [options] in
+                    try await BlockingWork.run(name: "seedkit.copy") { _ in
+                        try DeepCopier.copy(
+                            from: source, toNewStoreAt: to, model: model, storeOptions: storeOptions, options: options)
+                    }
                 }
             }
             display.finish()
@@ -129,16 +154,13 @@ struct CopyCommand: AsyncParsableCommand {
         }
     }
 
-    /// Copies from the store at `from` (read-only) into the store at `to`, or into a new one
-    /// there; run on a thread of its own, so a cancelled task stops it between batches.
-    private static func copy(from: String, reading: StoreOptions, to: String, options: DeepCopyOptions) throws
-        -> CopyReport
-    {
-        let source = try PersistentStore.open(at: from, options: reading)
-        if FileManager.default.fileExists(atPath: to) {
-            return try DeepCopier(from: source, to: try PersistentStore.open(at: to), options: options).run()
-        }
-        return try DeepCopier.copy(from: source, toNewStoreAt: to, options: options)
+    /// The model of a new target: the source's, unless a SeedKit source is copied into a new
+    /// Core Data store and --model names the Xcode model to lay it out for.
+    private func newTargetModel(source: PersistentStore, versions: ModelVersionSet?) throws -> ObjectModel? {
+        guard let versions, newStore.chosen == .coreData,
+            source.layout.rules.name != StoreLayoutKind.coreData.rawValue
+        else { return nil }
+        return try storeModel.chosen(from: versions, for: nil)
     }
 
     /// The copy's options from the flags (checked before any store is written).

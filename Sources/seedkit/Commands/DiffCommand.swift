@@ -1,6 +1,6 @@
-// `seedkit diff A B [--limit N] [--json]`: object-graph differences by unique keys, the first N
-// of them (the comparison stops there, in bounded memory); exit 0 when the stores are equal, 1
-// when not.
+// `seedkit diff A B [--limit N] [--json] [--model MODEL]`: object-graph differences by unique
+// keys, the first N of them (the comparison stops there, in bounded memory); exit 0 when the
+// stores are equal, 1 when not. Either store may be a Core Data store, read with --model.
 import ArgumentParser
 import DeepCopy
 import Foundation
@@ -25,6 +25,7 @@ struct DiffCommand: ParsableCommand {
     var json = false
 
     @OptionGroup var reading: StoreReadOptions
+    @OptionGroup var storeModel: StoreModelOptions
 
     /// The `--json` report: the differences found (at most `--limit`), and whether they are all.
     struct Report: Encodable {
@@ -40,9 +41,10 @@ struct DiffCommand: ParsableCommand {
     func run() throws {
         let found: [String]
         do {
+            let versions = try storeModel.versions()
             found = try StoreDiff(
-                try PersistentStore.open(at: first, options: reading.storeOptions),
-                try PersistentStore.open(at: second, options: reading.storeOptions)
+                try storeModel.open(first, options: reading.storeOptions, versions: versions),
+                try storeModel.open(second, options: reading.storeOptions, versions: versions)
             ).differences(limit: limit + 1)
         } catch {
             throw DataFailure.exit("\(error)")

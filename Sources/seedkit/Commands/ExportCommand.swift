@@ -1,6 +1,7 @@
-// `seedkit export STORE --entity E [--format csv|json|ndjson|xml] [-o FILE]`: one record per
-// object in key order, in a form that imports back through a plan naming only entity and key.
-// FILE is written aside and renamed when complete: never half-written (not even by Ctrl-C).
+// `seedkit export STORE --entity E [--format csv|json|ndjson|xml] [-o FILE] [--model MODEL]
+// [--verify]`: one record per object in key order, in a form that imports back through a plan
+// naming only entity and key. A Core Data store is read with its Xcode model (--model). FILE is
+// written aside and renamed when complete: never half-written (not even by Ctrl-C).
 import ArgumentParser
 import Foundation
 import GraphStore
@@ -30,15 +31,15 @@ struct ExportCommand: ParsableCommand {
     var output: String?
 
     @OptionGroup var reading: StoreReadOptions
+    @OptionGroup var storeModel: StoreModelOptions
 
     func run() throws {
         let chosen =
             format ?? output.flatMap { ExportFormat(rawValue: URL(fileURLWithPath: $0).pathExtension.lowercased()) }
             ?? .csv
         do {
-            let exporter = try Exporter(
-                store: try PersistentStore.open(at: store, options: reading.storeOptions), entity: entity,
-                format: chosen)
+            let opened = try storeModel.open(store, options: reading.storeOptions, versions: try storeModel.versions())
+            let exporter = try Exporter(store: opened, entity: entity, format: chosen)
             guard let output else {
                 _ = try exporter.export(to: nil)
                 return

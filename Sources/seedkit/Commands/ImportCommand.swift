@@ -36,6 +36,8 @@ struct ImportCommand: AsyncParsableCommand {
     @Flag(help: "Continue a killed run from its last checkpoint.")
     var resume = false
 
+    @OptionGroup var newStore: NewStoreLayoutOptions
+
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
@@ -52,7 +54,7 @@ struct ImportCommand: AsyncParsableCommand {
         options.batchSize = batchSize
         options.dryRun = dryRun
         options.resume = resume
-        try await ImportRunner.run(planFile: plan, options: options, output: output)
+        try await ImportRunner.run(planFile: plan, options: options, newStore: newStore, output: output)
     }
 }
 

@@ -75,7 +75,11 @@ enum ModelSource {
     /// The model at `path`: a store's embedded model when `path` is a SeedKit store.
     static func load(_ path: String) throws -> ObjectModel {
         if isStore(path) {
-            return try PersistentStore.metadata(at: path).model(source: path)
+            let metadata = try PersistentStore.metadata(at: path)
+            if metadata.layout == StoreLayoutKind.coreData.rawValue {
+                throw StoreError(.modelNotStored, path: path)
+            }
+            return try metadata.model(source: path)
         }
         return try ModelLoader.load(from: path)
     }

@@ -7,11 +7,14 @@ import SeedImport
 
 /// Runs imports for the CLI.
 enum ImportRunner {
-    /// Runs the plan at `planFile` and prints its report.
-    static func run(planFile: String, options: ImportOptions, output: OutputOptions) async throws {
+    /// Runs the plan at `planFile` (a new store laid out as `newStore` says) and prints its report.
+    static func run(
+        planFile: String, options: ImportOptions, newStore: NewStoreLayoutOptions, output: OutputOptions
+    ) async throws {
         let importer: Importer
         do {
-            importer = try Importer(planFile: planFile, options: options)
+            importer = try Importer(
+                planFile: planFile, options: options, layout: newStore.chosen, template: newStore.absoluteTemplate)
         } catch {
             throw DataFailure.exit("\(error)")
         }

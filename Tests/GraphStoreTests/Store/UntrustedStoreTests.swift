@@ -275,7 +275,7 @@ import Testing
             #expect(FileManager.default.createFile(atPath: path, contents: contents))
             let error = Self.storeError { _ = try Self.inspect(path) }
             #expect(error?.kind == .notAStore, "\(name)")
-            #expect(error?.description == "\(path): not a SeedKit store")
+            #expect(error?.description == "\(path): not a SeedKit or Core Data store")
         }
     }
 

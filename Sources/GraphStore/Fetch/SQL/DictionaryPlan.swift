@@ -15,6 +15,8 @@ struct DictionaryPlan {
         let sql: String
         /// How values are read back.
         let type: AttributeType
+        /// The attribute whose values the column holds as they are stored (nil for computed values).
+        var attribute: ModelAttribute? = nil
     }
 
     let columns: [Column]
@@ -40,7 +42,7 @@ struct DictionaryPlan {
                     throw FetchError.invalidRequest("\(entity.name).\(path) is fetched but not grouped by")
                 }
                 let (attribute, column) = try Self.attributeColumn(path, translator: &translator)
-                columns.append(Column(name: path, sql: column, type: attribute.type))
+                columns.append(Column(name: path, sql: column, type: attribute.type, attribute: attribute))
             case .aggregate(let name, let function, let path):
                 let column = try Self.aggregate(function, of: path, translator: &translator)
                 columns.append(column.renamed(name))
