@@ -4,8 +4,9 @@
 // (matches by key, fresh keys for the rest) before anything is written; then rows are inserted
 // and matched rows updated with INSERT … SELECT / UPDATE … FROM, to-one links remapped through
 // the maps (self references and cycles included), join tables filled through the maps of both
-// ends, and ordered members positioned (order kept; merging appends missing members in source
-// order).
+// ends, and ordered members positioned (order kept; a merge appends missing members in source
+// order, and under `update` then gives matched objects' lists the source's order, their
+// target-only members after it).
 // The two stores may have different layouts: each side's SQL names come from its own layout, and
 // values are converted in SQL where the layouts encode them differently.
 // A run left active in the target by a job that was killed (a copy, an import, a merge) is
@@ -140,6 +141,9 @@ public final class DeepCopier {
         for link in links.orderedMembers where !verbatim {
             batches.tracker.begin(.links, entity: link.entity, relationship: link.relationship, rows: 0)
             try OrderedMemberPositions(link: link, plan: plan, maps: maps).assignPositions(with: batches)
+        }
+        if options.onConflict == .update {
+            for merge in SourceOrderMerge.all(links: links, plan: plan, maps: maps) { try merge.apply(with: batches) }
         }
         return tables
     }
