@@ -7,11 +7,11 @@ import Testing
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    static func sampleFolder() throws -> String {
+    static func sampleFolder(_ sample: String = "Catalog") throws -> String {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("seedkit-cli-\(UUID().uuidString)")
             .path
         try FileManager.default.copyItem(
-            atPath: repository.appendingPathComponent("SeedData/Catalog").path, toPath: folder)
+            atPath: repository.appendingPathComponent("SeedData/" + sample).path, toPath: folder)
         for name in try FileManager.default.contentsOfDirectory(atPath: folder) where name.contains(".sqlite") {
             // A store left by running the README's command.
             try FileManager.default.removeItem(atPath: folder + "/" + name)

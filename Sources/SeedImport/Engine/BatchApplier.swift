@@ -37,6 +37,10 @@ final class BatchApplier {
         let mapping = prepared.mapping
         var object: ManagedObject
         if let key = prepared.key, let lookup = mapping.keyLookup, let existing = resolver.object(lookup, key) {
+            // A record routed by `entityField` matches by its mapping's entity's key: the object may be another sub-entity.
+            guard existing.entity.isKind(of: mapping.entity) else {
+                throw EntityRoutes.mismatch(existing.entity, key: key, mapping: mapping, at: prepared.position)
+            }
             object = existing
             // A destination created for a reference takes its own record's values, whatever the policy.
             if !resolver.fillPlaceholder(lookup, key) {
@@ -112,7 +116,7 @@ final class BatchApplier {
     private func createDestination(_ reference: PreparedReference, _ key: KeyValue) throws -> ManagedObject {
         let entity = context.model.entities[reference.lookup.entityIndex]
         let destination = try context.insert(entity)
-        for (slot, part) in zip(reference.lookup.slots, key.parts) {
+        for (slot, part) in zip(reference.lookup.slots, key.parts) where slot != LookupID.identitySlot {
             try destination.setValue(part, at: slot)
         }
         resolver.register(destination, reference.lookup, key)

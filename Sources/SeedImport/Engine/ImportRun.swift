@@ -111,7 +111,9 @@ final class ImportRun {
 
     private func startJournal(context: ObjectContext, store: PersistentStore) throws -> RunJournal {
         if let active = try context.activeRun() {
-            if options.resume, active.id == runID, let stored = ImportCheckpoint.stored(in: try store.metadata()),
+            // Run identities (`key: [object-id]`) live in memory only: such a run starts again.
+            if options.resume, !plan.usesRunIdentities, active.id == runID,
+                let stored = ImportCheckpoint.stored(in: try store.metadata()),
                 stored.run == runID
             {
                 checkpoint = stored

@@ -37,7 +37,8 @@ final class ObjectResolver {
         for (lookup, keys) in wanted.sorted(by: { $0.key.entityIndex < $1.key.entityIndex }) {
             let missing = keys.filter { batch[lookup]?[$0] == nil }
             guard !missing.isEmpty else { continue }
-            if usesMemoryIndex {
+            // Run identities are never stored: the run's own index is the only place to look.
+            if usesMemoryIndex || lookup.isRunIdentity {
                 for key in missing {
                     if let row = index[lookup, key] {
                         let id = ObjectID(storeUUID: context.store.identifier, entityID: row.entityID, key: row.key)
@@ -91,14 +92,12 @@ final class ObjectResolver {
         batch[lookup, default: [:]][key] = object
     }
 
-    /// Ends a batch after its save: the memory index learns the permanent IDs of the batch's objects.
+    /// Ends a batch after its save: the memory index learns the permanent IDs of the batch's
+    /// objects (in any store, those of run identities).
     func endBatch() {
-        if usesMemoryIndex {
-            for (lookup, objects) in batch {
-                for (key, object) in objects where !object.objectID.isTemporary {
-                    index[lookup, key] = RowReference(
-                        entityID: object.objectID.entityID, key: object.objectID.key)
-                }
+        for (lookup, objects) in batch where usesMemoryIndex || lookup.isRunIdentity {
+            for (key, object) in objects where !object.objectID.isTemporary {
+                index[lookup, key] = RowReference(entityID: object.objectID.entityID, key: object.objectID.key)
             }
         }
         batch = [:]

@@ -8,6 +8,7 @@ import RecordReaders
 struct RecordPreparer {
     /// Prepares `record` for `mapping`.
     func prepare(_ record: SourceRecord, mapping: CompiledMapping) throws(RecordError) -> PreparedObject {
+        if let routes = mapping.routes { return try prepare(record, mapping: routes.mapping(for: record)) }
         var keyParts: [AttributeValue] = []
         for attribute in mapping.keyAttributes {
             guard let value = try coerce(attribute, in: record) ?? nil else {
@@ -66,7 +67,8 @@ struct RecordPreparer {
 
     /// The attribute's value for `record`: `.some(value)` to set (nil clears), `nil` to leave
     /// the attribute alone (its field is absent and it has no default).
-    private func coerce(_ attribute: CompiledAttribute, in record: SourceRecord) throws(RecordError) -> AttributeValue?? {
+    private func coerce(_ attribute: CompiledAttribute, in record: SourceRecord) throws(RecordError) -> AttributeValue??
+    {
         guard let field = attribute.field else { return .some(attribute.constant) }
         let value = record[field]
         if value == nil && !attribute.coercer.hasDefault { return nil }

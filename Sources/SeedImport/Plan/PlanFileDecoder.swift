@@ -11,7 +11,7 @@ import Yams
 enum PlanFileKeys {
     static let plan = ["model", "store", "seed", "batchSize", "onError", "maxErrors", "rejects", "sources"]
     static let seed = ["version"]
-    static let recordMapping = ["entity", "key", "onConflict", "attributes", "relationships"]
+    static let recordMapping = ["entity", "entityField", "key", "onConflict", "attributes", "relationships"]
     static let source = ["file", "format", "csv", "records"] + recordMapping
     static let csv = ["delimiter", "quote", "header", "allowRagged", "strict"]
     static let attribute = ["field", "value", "default", "date", "true", "false", "null", "trim", "binary"]
@@ -128,6 +128,7 @@ struct PlanFileDecoder {
     ) {
         switch key {
         case "key": mapping.key = textList(value, at: path)
+        case "entityField": mapping.entityField = text(value, at: path)
         case "onConflict": mapping.onConflict = choice(value, at: path) ?? mapping.onConflict
         case "attributes": mapping.attributes = decodeAttributes(value, at: path)
         default: mapping.relationships = decodeRelationships(value, at: path)

@@ -72,6 +72,11 @@ struct RowBatchBuilder {
             if resolver.fillPlaceholder(lookup, key), let existing = resolver.row(lookup, key),
                 let index = batch.placeholders[existing]
             {
+                // A record routed by `entityField` may name a sub-entity the placeholder is not.
+                guard batch.rows[index].entity.isKind(of: mapping.entity) else {
+                    throw EntityRoutes.mismatch(
+                        batch.rows[index].entity, key: key, mapping: mapping, at: object.position)
+                }
                 placeholder = index
                 row = batch.rows[index]
             } else {
@@ -172,7 +177,9 @@ struct RowBatchBuilder {
         throws -> RowReference
     {
         var row = newRow(of: model.entities[reference.lookup.entityIndex])
-        for (slot, part) in zip(reference.lookup.slots, key.parts) { row.values[slot] = part }
+        for (slot, part) in zip(reference.lookup.slots, key.parts) where slot != LookupID.identitySlot {
+            row.values[slot] = part
+        }
         try check(row, origin: reference.origin, field: reference.field)
         resolver.register(row: row.row, reference.lookup, key)
         resolver.markPlaceholder(reference.lookup, key)

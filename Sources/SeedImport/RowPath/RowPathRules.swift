@@ -24,6 +24,9 @@ enum RowPathRules {
     }
 
     private static func admit(_ mapping: CompiledMapping, layout: StoreLayout, entities: inout Set<Int>) -> Bool {
+        if let routes = mapping.routes {
+            return routes.ordered.allSatisfy { admit($0, layout: layout, entities: &entities) }
+        }
         let model = layout.model
         guard !mapping.entity.isAbstract else { return false }
         entities.insert(mapping.entity.index)
