@@ -19,7 +19,8 @@ struct SourceOrderMerge {
     let memberColumn: String
     /// Its position column, quoted.
     let positionColumn: String
-    /// SQL selecting `(grp, member, ordinal)`: the source's pairs mapped to target keys (NULL when an end is not copied).
+    /// SQL selecting `(grp, member, ordinal)`: the source's pairs mapped to target keys (NULL
+    /// where an end is not copied).
     let sourcePairs: String
     /// SQL selecting the target keys of the matched groups.
     let matchedGroups: String
@@ -32,66 +33,77 @@ struct SourceOrderMerge {
     /// The merges a copy under `update` runs: one per ordered side of the links it writes whose
     /// group's map matched rows.
     static func all(links: CopyLinks, plan: CopyPlan, maps: [Int: IdentityMap]) -> [SourceOrderMerge] {
-        let quote = SQLiteIdentifier.quote
-        let layouts = (source: plan.sourceLayout, target: plan.targetLayout)
-        var merges: [SourceOrderMerge] = []
-        for link in links.orderedMembers {
-            guard let owners = maps[link.owners], let members = maps[link.members], let matched = owners.matchedTargets
-            else { continue }
-            let memberRoot = plan.source.entities[link.members]
-            let sourceTable = layouts.source.table(of: memberRoot)
-            let targetTable = plan.target.entity(named: memberRoot.name).map(layouts.target.table(of:)) ?? sourceTable
-            let (owner, order) = ("s.\(quote(link.sourceColumn))", "s.\(quote(link.sourceOrder))")
-            merges.append(
-                SourceOrderMerge(
-                    target: "main." + quote(targetTable), groupColumn: quote(link.targetColumn),
-                    memberColumn: layouts.target.keyColumn, positionColumn: quote(link.targetOrder),
-                    sourcePairs:
-                        "SELECT \(owners.target(of: owner)) AS grp, \(members.target(of: "s.\(layouts.source.keyColumn)")) AS member, \(order) AS ordinal"
-                        + " FROM \(SourceAttachment.schema).\(quote(sourceTable)) AS s WHERE \(owner) IS NOT NULL",
-                    matchedGroups: matched,
-                    scratchName: layouts.target.reservedName("order_\(sourceTable)_\(link.sourceColumn)"),
-                    entity: link.entity, relationship: link.relationship))
-        }
-        for link in links.joinTables {
-            guard let owners = maps[link.owners], let members = maps[link.members] else { continue }
-            for order in link.orders {
-                let (groups, others) = order.byOwner ? (owners, members) : (members, owners)
-                guard let matched = groups.matchedTargets else { continue }
-                let (sourceOwner, sourceMember) = (
-                    "j.\(quote(link.sourceOwnerColumn))", "j.\(quote(link.sourceMemberColumn))"
-                )
-                let (sourceGroup, sourceOther) =
-                    order.byOwner ? (sourceOwner, sourceMember) : (sourceMember, sourceOwner)
-                let (targetOwner, targetMember) = (quote(link.targetOwnerColumn), quote(link.targetMemberColumn))
-                merges.append(
-                    SourceOrderMerge(
-                        target: "main." + quote(link.targetTable),
-                        groupColumn: order.byOwner ? targetOwner : targetMember,
-                        memberColumn: order.byOwner ? targetMember : targetOwner,
-                        positionColumn: quote(order.targetColumn),
-                        sourcePairs:
-                            "SELECT \(groups.target(of: sourceGroup)) AS grp, \(others.target(of: sourceOther)) AS member, j.\(quote(order.sourceColumn)) AS ordinal"
-                            + " FROM \(SourceAttachment.schema).\(quote(link.sourceTable)) AS j",
-                        matchedGroups: matched,
-                        scratchName: layouts.target.reservedName("order_\(link.sourceTable)_\(order.sourceColumn)"),
-                        entity: link.entity, relationship: link.relationship))
+        links.orderedMembers.compactMap { merge(of: $0, plan: plan, maps: maps) }
+            + links.joinTables.flatMap { link in
+                link.orders.compactMap { merge(of: link, order: $0, plan: plan, maps: maps) }
             }
-        }
-        return merges
+    }
+
+    /// The merge of an ordered to-many kept on its members' table: groups are owners, members the rows.
+    private static func merge(of link: OrderedMemberLink, plan: CopyPlan, maps: [Int: IdentityMap]) -> SourceOrderMerge?
+    {
+        guard let owners = maps[link.owners], let members = maps[link.members], let matched = owners.matchedTargets
+        else { return nil }
+        let (source, target) = (plan.sourceLayout, plan.targetLayout)
+        let memberRoot = plan.source.entities[link.members]
+        let sourceTable = source.table(of: memberRoot)
+        let targetTable = plan.target.entity(named: memberRoot.name).map(target.table(of:)) ?? sourceTable
+        let owner = "s.\(quote(link.sourceColumn))"
+        return SourceOrderMerge(
+            target: "main." + quote(targetTable), groupColumn: quote(link.targetColumn),
+            memberColumn: target.keyColumn, positionColumn: quote(link.targetOrder),
+            sourcePairs: pairs(
+                group: owners.target(of: owner), member: members.target(of: "s.\(source.keyColumn)"),
+                ordinal: "s.\(quote(link.sourceOrder))", from: sourceTable, alias: "s") + " WHERE \(owner) IS NOT NULL",
+            matchedGroups: matched, scratchName: target.reservedName("order_\(sourceTable)_\(link.sourceColumn)"),
+            entity: link.entity, relationship: link.relationship)
+    }
+
+    /// The merge of one ordered side of a join table: groups are its owners (the followed
+    /// relationship's order) or its members (the inverse's), the other column the members.
+    private static func merge(of link: JoinTableLink, order: JoinOrder, plan: CopyPlan, maps: [Int: IdentityMap])
+        -> SourceOrderMerge?
+    {
+        guard let owners = maps[link.owners], let members = maps[link.members] else { return nil }
+        let (groups, others) = order.byOwner ? (owners, members) : (members, owners)
+        guard let matched = groups.matchedTargets else { return nil }
+        let sourceColumns = ("j.\(quote(link.sourceOwnerColumn))", "j.\(quote(link.sourceMemberColumn))")
+        let targetColumns = (quote(link.targetOwnerColumn), quote(link.targetMemberColumn))
+        let (sourceGroup, sourceOther) = order.byOwner ? sourceColumns : (sourceColumns.1, sourceColumns.0)
+        let (targetGroup, targetOther) = order.byOwner ? targetColumns : (targetColumns.1, targetColumns.0)
+        return SourceOrderMerge(
+            target: "main." + quote(link.targetTable), groupColumn: targetGroup, memberColumn: targetOther,
+            positionColumn: quote(order.targetColumn),
+            sourcePairs: pairs(
+                group: groups.target(of: sourceGroup), member: others.target(of: sourceOther),
+                ordinal: "j.\(quote(order.sourceColumn))", from: link.sourceTable, alias: "j"),
+            matchedGroups: matched,
+            scratchName: plan.targetLayout.reservedName("order_\(link.sourceTable)_\(order.sourceColumn)"),
+            entity: link.entity, relationship: link.relationship)
+    }
+
+    /// `SELECT group AS grp, member AS member, ordinal AS ordinal FROM source."table" AS alias`.
+    private static func pairs(group: String, member: String, ordinal: String, from table: String, alias: String)
+        -> String
+    {
+        "SELECT \(group) AS grp, \(member) AS member, \(ordinal) AS ordinal"
+            + " FROM \(SourceAttachment.schema).\(quote(table)) AS \(alias)"
+    }
+
+    private static func quote(_ identifier: String) -> String {
+        SQLiteIdentifier.quote(identifier)
     }
 
     /// Renumbers the matched groups, a page of groups per batch.
     func apply(with batches: CopyBatches) throws {
-        let quote = SQLiteIdentifier.quote
-        let (pairs, positions) = ("temp." + quote(scratchName), "temp." + quote(scratchName + "_positions"))
+        let (pairs, positions) = ("temp." + Self.quote(scratchName), "temp." + Self.quote(scratchName + "_positions"))
         try batches.scratch { connection in
             try connection.execute(
-                "CREATE TEMP TABLE \(quote(scratchName))(grp INTEGER NOT NULL, member INTEGER NOT NULL, ordinal, PRIMARY KEY(grp, member)) WITHOUT ROWID"
-            )
+                "CREATE TABLE \(pairs)(grp INTEGER NOT NULL, member INTEGER NOT NULL, ordinal, PRIMARY KEY(grp, member))"
+                    + " WITHOUT ROWID")
             try connection.execute(
-                "CREATE TEMP TABLE \(quote(scratchName + "_positions"))(grp INTEGER NOT NULL, member INTEGER NOT NULL, position INTEGER NOT NULL, PRIMARY KEY(grp, member)) WITHOUT ROWID"
-            )
+                "CREATE TABLE \(positions)(grp INTEGER NOT NULL, member INTEGER NOT NULL, position INTEGER NOT NULL,"
+                    + " PRIMARY KEY(grp, member)) WITHOUT ROWID")
             try connection.run(
                 """
                 INSERT INTO \(pairs)(grp, member, ordinal)

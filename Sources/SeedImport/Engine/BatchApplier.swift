@@ -37,7 +37,8 @@ final class BatchApplier {
         let mapping = prepared.mapping
         var object: ManagedObject
         if let key = prepared.key, let lookup = mapping.keyLookup, let existing = resolver.object(lookup, key) {
-            // A record routed by `entityField` matches by its mapping's entity's key: the object may be another sub-entity.
+            // A record routed by `entityField` matches by its source entity's key: the object it
+            // finds may be of another sub-entity.
             guard existing.entity.isKind(of: mapping.entity) else {
                 throw EntityRoutes.mismatch(existing.entity, key: key, mapping: mapping, at: prepared.position)
             }
