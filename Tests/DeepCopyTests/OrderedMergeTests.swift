@@ -44,14 +44,8 @@ import Testing
     {
         let store = try PersistentStore.inMemory(model: model())
         let context = try ObjectContext(store: store)
-        var objects: [String: ManagedObject] = [:]
-        func object(_ entity: String, _ attribute: String, _ value: String) throws -> ManagedObject {
-            if let found = objects[entity + value] { return found }
-            let inserted = try context.insert(entity)
-            try inserted.set(attribute, value)
-            objects[entity + value] = inserted
-            return inserted
-        }
+        let named = NamedObjects(context)
+        let object = named.object
         for (name, tracks) in playlists {
             let playlist = try object("Playlist", "name", name)
             for title in tracks { try playlist.add(try object("Track", "title", title), to: "tracks") }
