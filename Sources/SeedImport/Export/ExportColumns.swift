@@ -4,7 +4,7 @@
 // `entityField` routes records back to them), then the stored attributes and relationships of
 // the entity and of every sub-entity, each name once — and per concrete entity, which of its
 // properties fills each column.
-// Invariant: `identity` and `entity-name` cannot be property names (a property is letters,
+// Invariant: `object-id` and `entity-name` cannot be property names (a property is letters,
 // digits and underscores), so no column name is taken twice; `entity` is used unless a property
 // of an exported entity has that name.
 import GraphStore

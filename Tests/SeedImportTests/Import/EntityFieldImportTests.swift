@@ -171,4 +171,69 @@ import Testing
             ])
         #expect(try Self.objects(fixture.path("Zoo.sqlite"), "Keeper") == ["Keeper name=Ann animals=[Rex,Tom]"])
     }
+
+    /// Toys that refer to cats — a sub-entity whose key (`name`) its abstract parent declares —
+    /// and animals routed by `kind`, in a plan that imports the animals first.
+    static func toys() throws -> ImportFixture {
+        let fixture = try ImportFixture()
+        try fixture.write(
+            "Toys.yaml",
+            """
+            name: Toys
+            entities:
+              Animal:
+                abstract: true
+                attributes: {name: {type: string, optional: false}}
+                unique: [[name]]
+              Dog: {parent: Animal}
+              Cat:
+                parent: Animal
+                relationships: {toys: {destination: Toy, inverse: cats, toMany: true}}
+              Toy:
+                attributes: {label: string}
+                relationships: {cats: {destination: Cat, inverse: toys, toMany: true}}
+
+            """)
+        try fixture.write("animals.csv", "kind,name\nDog,Rex\nCat,Tom\nCat,Kit\n")
+        try fixture.write("toys.csv", "label,cats\nball,Tom\nmouse,Tom;Kit\n")
+        try fixture.write(
+            "toys.yaml",
+            """
+            model: Toys.yaml
+            store: Toys.sqlite
+            sources:
+              - {file: animals.csv, entity: Animal, entityField: kind, key: [name]}
+              - {file: toys.csv, entity: Toy, relationships: {cats: {split: ";", missing: reject}}}
+
+            """)
+        return fixture
+    }
+
+    static let toysLinked = ["Toy label=ball cats=[Tom]", "Toy label=mouse cats=[Tom,Kit]"]
+
+    @Test func aReferenceToASubEntityFindsARoutedRecordInAStoreThatExists() async throws {
+        let fixture = try Self.toys()
+        try fixture.write("none.csv", "kind,name\n")
+        try fixture.write(
+            "empty.yaml",
+            "model: Toys.yaml\nstore: Toys.sqlite\nsources: [{file: none.csv, entity: Animal, entityField: kind, key: [name]}]\n"
+        )
+        _ = try await fixture.run("empty.yaml")
+        let report = try await fixture.run("toys.yaml")
+        #expect(report.entities["Toy"]?.inserted == 2 && report.errors.isEmpty)
+        #expect(try Self.objects(fixture.path("Toys.sqlite"), "Toy", by: "label") == Self.toysLinked)
+    }
+
+    @Test func aReferenceToASubEntityFindsARoutedRecordInANewStore() async throws {
+        let fixture = try Self.toys()
+        // In a store the run creates, a reference is looked up in the run's index under the exact
+        // lookup it uses (Cat by name), while routed records are indexed under their source
+        // entity's key (Animal by name): the same plan that links on an existing store rejects
+        // `Tom` here (issue 18, point 1: references resolve the same in a fresh store).
+        await withKnownIssue("a routed record is not found by a lookup of its sub-entity in a new store") {
+            let report = try await fixture.run("toys.yaml")
+            #expect(try Self.objects(fixture.path("Toys.sqlite"), "Toy", by: "label") == Self.toysLinked)
+            #expect(report.errors.isEmpty)
+        }
+    }
 }
