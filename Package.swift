@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "SeedImport", targets: ["SeedImport"]),
         .library(name: "DeepCopy", targets: ["DeepCopy"]),
         .library(name: "SeedKit", targets: ["SeedKit"]),
+        .library(name: "PropertyLists", targets: ["PropertyLists"]),
         .library(name: "SeedKitCodegen", targets: ["SeedKitCodegen"]),
         .executable(name: "seedkit", targets: ["seedkit"]),
         .plugin(name: "SeedKitPlugin", targets: ["SeedKitPlugin"]),
@@ -49,11 +50,19 @@ let package = Package(
             dependencies: ["CSQLite", .product(name: "Crypto", package: "swift-crypto")]
         ),
 
-        // Model files: Xcode models (.xcdatamodeld, .xcdatamodel, contents) and SeedKit's YAML/JSON model files.
+        // Binary and XML property lists and NSKeyedArchiver archives, for untrusted input.
+        .target(
+            name: "PropertyLists",
+            dependencies: ["CLibXML2"]
+        ),
+
+        // Model files: Xcode models (.xcdatamodeld, .xcdatamodel, contents) and mapping models
+        // (.xcmappingmodel), and SeedKit's YAML/JSON model files.
         .target(
             name: "ModelFiles",
             dependencies: [
                 "GraphStore",
+                "PropertyLists",
                 "CLibXML2",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
@@ -143,7 +152,10 @@ let package = Package(
         // (see docs/Fuzzing.md).
         .executableTarget(
             name: "seedkit-fuzz",
-            dependencies: ["RecordReaders", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "RecordReaders", "PropertyLists", "ModelFiles",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
 
         // Benchmarks (docs/Performance.md).
@@ -164,7 +176,7 @@ let package = Package(
         .testTarget(name: "GraphStoreTests", dependencies: ["GraphStore"]),
         .testTarget(
             name: "ModelFilesTests",
-            dependencies: ["ModelFiles"],
+            dependencies: ["ModelFiles", "PropertyLists"],
             exclude: ["Fixtures"]
         ),
         .testTarget(
@@ -172,6 +184,7 @@ let package = Package(
             dependencies: ["RecordReaders"],
             exclude: ["Fixtures"]
         ),
+        .testTarget(name: "PropertyListsTests", dependencies: ["PropertyLists"]),
         .testTarget(name: "SeedKitTests", dependencies: ["SeedKit", "seedkit-loader-probe"]),
         .testTarget(name: "DeepCopyTests", dependencies: ["DeepCopy", "SeedImport", "ModelFiles"]),
         .testTarget(

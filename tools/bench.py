@@ -5,7 +5,8 @@ Usage, from a clean clone (builds the release binaries and generates the data it
     python3 tools/bench.py                          # N = 1,000,000, 3 runs of everything
     python3 tools/bench.py --n 100000 --runs 5
     python3 tools/bench.py --only reader,import     # groups: reader import reimport copy first-launch
-    python3 tools/bench.py --scale 100000,1000000,5000000   # CSV import, re-import, readers per N
+    python3 tools/bench.py --scale                  # the scale series: 100k, 1M, 5M (--large: 20M too)
+    python3 tools/bench.py --scale 100000,200000 --floor path/to/floor   # any Ns, with a C reference
 
 Each measurement runs `--runs` times (at least 3), interleaved with the others of its group
 (readers, imports, re-import, copies, first launch: one run of each per round), so a slowdown of
@@ -16,9 +17,21 @@ MB = 10^6 bytes), the peak RSS of the measured process (largest of the runs; GNU
 target as MET or MISSED with its threshold. A command SeedKit does not have yet is reported as
 NOT IMPLEMENTED.
 
-Files: data in `.bench/data-N/` (kept, regenerated when the generator or seed changes), stores
-in a temporary directory under `.bench/` (removed), results in `.bench/results-N.json` and
-`.bench/scale.json`. Every process is stopped after `--timeout` seconds (default 600).
+The scale series runs, at each N, with the items in key order and shuffled: the CSV import into
+a new store, the same import by the C reference program when `--floor` gives one (a compiled
+importer run as `DEFER=1 FLOOR DATA_DIR STORE safe`, or its `.c` source, compiled here with `cc`),
+the CSV re-import into the imported store (everything unchanged) and `seedkit copy` of it into an
+empty store; it prints time, time per record and peak RSS per N, and plots them against N in
+`.bench/scale.png` (matplotlib: `pip install matplotlib`).
+
+Each run also notes how busy the rest of the machine was (`/proc/stat`: CPU time of all processes
+but the measured one, as a share of all cores); runs with more than `--max-other-load` (0.25) are
+marked overlapped and left out of the medians when clean runs remain.
+
+Files: data in `.bench/data-N/` and `.bench/data-N-shuffled/` (kept, regenerated when the
+generator or seed changes), stores in a temporary directory under `.bench/` (removed), results
+in `.bench/results-N.json`, `.bench/scale.json` and `.bench/scale.png`. Every process is stopped
+after `--timeout` seconds (default 600).
 """
 
 from __future__ import annotations
@@ -44,10 +57,13 @@ from typing import Callable
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / ".bench"
-GENERATOR = [ROOT / "Sources" / "seedkit-fuzz" / name for name in ("CatalogRecords.swift", "CatalogWriter.swift")]
+GENERATOR = [ROOT / "Sources" / "seedkit-fuzz" / name for name in ("CatalogRecords.swift", "CatalogWriter.swift", "KeyedPermutation.swift")]
 GROUPS = ("reader", "import", "reimport", "copy", "first-launch")
-RSS_LIMIT_MB = 200.0
+RSS_LIMIT_MB = 100.0
 MB = 1e6
+SCALE_SIZES = (100_000, 1_000_000, 5_000_000)
+LARGE_SIZE = 20_000_000
+MAX_OTHER_LOAD = 0.25  # --max-other-load
 
 
 @dataclass
@@ -57,6 +73,12 @@ class Sample:
     wall: float  # seconds
     cpu: float  # user + system seconds of the measured process (from os.wait4)
     rss_mb: float  # peak resident set size
+    other_load: float = 0.0  # share of all cores other processes kept busy during the run
+
+    @property
+    def overlapped(self) -> bool:
+        """Whether other load overlapped the run (see --max-other-load)."""
+        return self.other_load > MAX_OTHER_LOAD
 
 
 @dataclass
@@ -73,14 +95,19 @@ class Result:
     samples: list[Sample] = field(default_factory=list)
 
     @property
+    def clean(self) -> list[Sample]:
+        """The runs no other load overlapped, or all of them when none is clean."""
+        return [s for s in self.samples if not s.overlapped] or self.samples
+
+    @property
     def wall(self) -> float:
-        """Median wall time of the runs."""
-        return statistics.median(s.wall for s in self.samples)
+        """Median wall time of the clean runs."""
+        return statistics.median(s.wall for s in self.clean)
 
     @property
     def cpu(self) -> float:
-        """Median CPU time of the runs."""
-        return statistics.median(s.cpu for s in self.samples)
+        """Median CPU time of the clean runs."""
+        return statistics.median(s.cpu for s in self.clean)
 
     @property
     def rss_mb(self) -> float:
@@ -128,8 +155,9 @@ TARGETS = [
     Target("JSON reader vs Python json.load", "reader.json", "reader.python-json", 1 / 2, "≥ 2× faster"),
     Target("XML reader vs xmllint --stream", "reader.xml", "reader.xmllint", 1.3, "≤ 1.3×"),
     Target("CSV import vs sqlite3 .import", "import.csv", "import.sqlite3", 3.0, "≤ 3×"),
-    Target("JSON import vs our CSV import", "import.json", "import.csv", 1.3, "≤ 1.3×"),
-    Target("XML import vs our CSV import", "import.xml", "import.csv", 1.5, "≤ 1.5×"),
+    Target("CSV import vs the C reference (--floor)", "import.csv", "import.floor", 1.0, "≤ 1.0×"),
+    Target("JSON import vs our CSV import", "import.json", "import.csv", 1.1, "≤ 1.1×"),
+    Target("XML import vs our CSV import", "import.xml", "import.csv", 1.2, "≤ 1.2×"),
     Target("Re-import (unchanged) vs fresh import", "reimport.csv", "import.csv", 1.5, "≤ 1.5×"),
     Target("Deep copy into empty vs sqlite3 INSERT…SELECT", "copy.empty", "copy.sqlite3-empty", 3.0, "≤ 3×"),
     Target("Deep copy into half-full vs sqlite3", "copy.half", "copy.sqlite3-half", 5.0, "≤ 5×"),
@@ -137,6 +165,8 @@ TARGETS = [
     # Not a docs/Performance.md target: the first launch syncs the copy to disk before renaming it into
     # place (docs/FirstLaunch.md), which `cp` does not; this compares like with like.
     Target("First launch vs durable file copy", "first-launch", "first-launch.dd", 1.5, "≤ 1.5×"),
+    Target("First launch vs durable copy, cloning file system (--clone-dir)", "first-launch.clone",
+           "first-launch.dd.clone", 1.0, "≤ 1.0×"),
 ]
 
 
@@ -164,6 +194,7 @@ def measure(case: Case, timeout: float) -> Sample:
     """
     if case.prepare:
         case.prepare()
+    busy_before = busy_cpu_seconds()
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
             tempfile.NamedTemporaryFile("r") as rss_file:
         command = [GNU_TIME, "-f", "%M", "-o", rss_file.name, *case.command] if GNU_TIME else case.command
@@ -184,13 +215,28 @@ def measure(case: Case, timeout: float) -> Sample:
         err.seek(0)
         stdout, stderr = out.read().decode(errors="replace"), err.read().decode(errors="replace")
         rss_kb = int(rss_file.read().split()[-1]) if GNU_TIME and process.returncode == 0 else usage.ru_maxrss
+    cpu = usage.ru_utime + usage.ru_stime
+    busy_after = busy_cpu_seconds()
+    other = (busy_after - busy_before - cpu) / (wall * (os.cpu_count() or 1)) if busy_before is not None \
+        and busy_after is not None and wall > 0 else 0.0
     if wall >= timeout:
         raise TimeoutError(f"stopped after {timeout:.0f} s")
     if process.returncode != 0:
         raise RuntimeError(f"exit {process.returncode}: {stderr.strip()[-400:]}")
     if case.expect and not re.search(case.expect, stdout):
         raise RuntimeError(f"unexpected output {stdout.strip()[:200]!r} (wanted /{case.expect}/)")
-    return Sample(wall, usage.ru_utime + usage.ru_stime, rss_kb * 1024 / MB)
+    return Sample(wall, cpu, rss_kb * 1024 / MB, max(0.0, other))
+
+
+def busy_cpu_seconds() -> float | None:
+    """CPU seconds all processes have spent busy since boot (/proc/stat), or None off Linux."""
+    try:
+        fields = Path("/proc/stat").read_text().splitlines()[0].split()[1:]
+    except OSError:
+        return None
+    ticks = [int(f) for f in fields]
+    idle = ticks[3] + (ticks[4] if len(ticks) > 4 else 0)  # idle + iowait
+    return (sum(ticks[:8]) - idle) / os.sysconf("SC_CLK_TCK")
 
 
 def run_cases(cases: list[Case], runs: int, timeout: float) -> dict[str, Result]:
@@ -212,7 +258,9 @@ def run_cases(cases: list[Case], runs: int, timeout: float) -> dict[str, Result]
             if result.status != "ok":
                 log(f"  {case.label}: {result.status.upper()} {result.detail}")
             else:
-                log(f"  {case.label}: run {run + 1}/{runs} {result.samples[-1].wall:.2f} s")
+                sample = result.samples[-1]
+                note = f" (overlapped: other load {sample.other_load:.0%})" if sample.overlapped else ""
+                log(f"  {case.label}: run {run + 1}/{runs} {sample.wall:.2f} s{note}")
     return results
 
 
@@ -278,19 +326,45 @@ def find_xmllint() -> str | None:
     return path
 
 
-def ensure_data(n: int, seed: int) -> Path:
-    """The catalog of `n` items in `.bench/data-n`, generated unless already there."""
-    out = BENCH / f"data-{n}"
-    stamp = {"n": n, "seed": seed, "generator": hashlib.sha256(b"".join(p.read_bytes() for p in GENERATOR)).hexdigest()}
+def ensure_data(n: int, seed: int, shuffled: bool = False, formats: str | None = None) -> Path:
+    """The catalog of `n` items in `.bench/data-n` (`-shuffled`: items in a random order of their
+    skus) in `formats` (default all), generated unless already there."""
+    out = BENCH / (f"data-{n}-shuffled" if shuffled else f"data-{n}")
+    stamp = {"n": n, "seed": seed, "generator": hashlib.sha256(b"".join(p.read_bytes() for p in GENERATOR)).hexdigest(),
+             "formats": formats or "all"}
     stamp_file = out / "stamp.json"
-    if stamp_file.exists() and json.loads(stamp_file.read_text()) == stamp:
-        return out
+    if stamp_file.exists():
+        old = json.loads(stamp_file.read_text())
+        # Data generated with every format serves a request for fewer.
+        if old == stamp or (old.get("formats", "all") == "all" and old | {"formats": stamp["formats"]} == stamp):
+            return out
     if out.exists():
         shutil.rmtree(out)
     log(f"generating the catalog of {n} items into {out.relative_to(ROOT)}…")
-    run(["swift", "run", "-c", "release", "seedkit-fuzz", "generate", str(n), "--seed", str(seed), "--out", str(out)])
+    command = ["swift", "run", "-c", "release", "seedkit-fuzz", "generate", str(n), "--seed", str(seed),
+               "--out", str(out)]
+    if shuffled:
+        command.append("--shuffle")
+    if formats:
+        command += ["--formats", formats]
+    run(command)
     stamp_file.write_text(json.dumps(stamp))
     return out
+
+
+def floor_program(path: str | None) -> Path | None:
+    """The C reference importer: `path` itself, or compiled from `path` when it is C source."""
+    if path is None:
+        return None
+    source = Path(path).resolve()
+    if source.suffix != ".c":
+        return source
+    binary = BENCH / "floor"
+    if not binary.exists() or binary.stat().st_mtime < source.stat().st_mtime:
+        BENCH.mkdir(exist_ok=True)
+        log(f"compiling {source} into {binary.relative_to(ROOT)}…")
+        run(["cc", "-O2", "-o", str(binary), str(source), "-lsqlite3"])
+    return binary
 
 
 def remove_store(path: Path) -> None:
@@ -315,9 +389,12 @@ def sizes(data: Path, *names: str) -> int:
 class Suite:
     """The measurements at one N: builds cases, runs them and keeps the results."""
 
-    def __init__(self, tools: Tools, data: Path, n: int, runs: int, timeout: float, work: Path) -> None:
-        """Prepare a suite over the catalog in `data`, with scratch files in `work`."""
+    def __init__(self, tools: Tools, data: Path, n: int, runs: int, timeout: float, work: Path,
+                 floor: Path | None = None) -> None:
+        """Prepare a suite over the catalog in `data`, with scratch files in `work` and the C
+        reference importer `floor` (if any) beside the CSV import."""
         self.tools, self.data, self.n, self.runs, self.timeout, self.work = tools, data, n, runs, timeout, work
+        self.floor = floor
         self.records = n + n // 100
         self.results: dict[str, Result] = {}
         self.filled: Path | None = None  # a store holding the whole catalog, imported from CSV
@@ -366,7 +443,8 @@ class Suite:
     def imports(self, formats: tuple[str, ...] = ("csv", "json", "ndjson", "xml")) -> None:
         """`seedkit import` of each plan in `formats` into a fresh store vs `sqlite3 .import` of items.csv."""
         log("fresh imports")
-        stores = {key: self.work / f"import-{key}.sqlite" for key in ("csv", "json", "ndjson", "xml", "sqlite3")}
+        stores = {key: self.work / f"import-{key}.sqlite"
+                  for key in ("csv", "json", "ndjson", "xml", "sqlite3", "floor")}
         plans = [("csv", "CSV", ("items.csv", "lists.csv")), ("json", "JSON", ("catalog.json",)),
                  ("ndjson", "NDJSON", ("items.ndjson", "lists.ndjson")), ("xml", "XML", ("catalog.xml",))]
         for key, name, files in plans:
@@ -378,6 +456,8 @@ class Suite:
             store = stores[key]
             self.add(self.import_case(f"import.{key}", f"{name} import (seedkit import)", f"catalog-{key}.yaml",
                                       store, files, lambda store=store: remove_store(store)))
+        if self.floor:
+            self.add(self.floor_case(stores["floor"]))
         script = self.work / "sqlite-import.sql"
         script.write_text(f".import --csv '{self.data / 'items.csv'}' Item\n")
         self.add(Case("import.sqlite3", "sqlite3 .import --csv items.csv", ["sqlite3", str(stores["sqlite3"])],
@@ -389,6 +469,38 @@ class Suite:
             self.filled = self.work / "filled.sqlite"
             copy_store(stores["csv"], self.filled)
         for store in stores.values():
+            remove_store(store)
+
+    def floor_case(self, store: Path) -> Case:
+        """The C reference importer on items.csv and lists.csv, crash-safe, indexes after the load."""
+        return Case("import.floor", "C reference (DEFER=1 floor … safe)",
+                    ["env", "DEFER=1", str(self.floor), str(self.data), str(store), "safe"], self.records,
+                    sizes(self.data, "items.csv", "lists.csv"), prepare=lambda: remove_store(store))
+
+    def scale_cases(self) -> None:
+        """The scale series at this N: the CSV import beside the C reference, then the re-import
+        into the imported store and `seedkit copy` of it into an empty store."""
+        import_store, floor_store = self.work / "scale-import.sqlite", self.work / "scale-floor.sqlite"
+        self.add(self.import_case("import.csv", "CSV import (seedkit import)", "catalog-csv.yaml", import_store,
+                                  ("items.csv", "lists.csv"), lambda: remove_store(import_store)))
+        if self.floor:
+            self.add(self.floor_case(floor_store))
+        self.run_group()
+        remove_store(floor_store)
+        if self.results["import.csv"].status != "ok":
+            return
+        self.filled = self.work / "filled.sqlite"
+        copy_store(import_store, self.filled)
+        remove_store(import_store)
+        reimport, empty, target = (self.work / f"scale-{name}.sqlite" for name in ("reimport", "empty", "copy"))
+        self.add(self.import_case("reimport.csv", "CSV re-import, all unchanged", "catalog-csv.yaml", reimport,
+                                  ("items.csv", "lists.csv"), lambda: copy_store(self.filled, reimport)))
+        make_partial_store(self.filled, empty, 0.0)
+        self.add(Case("copy.empty", "Deep copy into empty (seedkit copy)",
+                      [str(self.tools.seedkit), "copy", "--from", str(self.filled), "--to", str(target)],
+                      self.records, self.filled.stat().st_size, prepare=lambda: copy_store(empty, target), ours=True))
+        self.run_group()
+        for store in (reimport, empty, target, self.filled):
             remove_store(store)
 
     def import_case(self, key: str, label: str, plan: str, store: Path, files: tuple[str, ...],
@@ -447,28 +559,39 @@ class Suite:
         self.run_group()
         remove_store(target)
 
-    def first_launch(self) -> None:
-        """`seedkit-bench first-launch SEED STORE` vs `cp SEED STORE`."""
+    def first_launch(self, clone_dir: Path | None = None) -> None:
+        """`seedkit-bench first-launch SEED STORE` vs `cp SEED STORE` and a durable copy; with
+        `clone_dir` (a directory on a file system that clones files: Btrfs, XFS, APFS), the same
+        there, where first launch shares the seed's blocks instead of copying them."""
         log("first launch")
         seed = self.filled_store()
         if seed is None:
             self.skip("first-launch.cp", "cp of the seed store", "skipped", "no seed store")
             return
-        target = self.work / "launch.sqlite"
-        size = seed.stat().st_size
-        self.add(Case("first-launch.cp", "cp of the seed store", ["cp", str(seed), str(target)], self.records,
-                      size, prepare=lambda: remove_store(target)))
-        self.add(Case("first-launch.dd", "durable copy (dd conv=fsync)",
-                      ["dd", f"if={seed}", f"of={target}", "bs=8M", "conv=fsync", "status=none"], self.records,
-                      size, prepare=lambda: remove_store(target)))
-        if "first-launch" not in self.tools.bench_commands:
-            self.skip("first-launch", "First launch", "not implemented", "no `seedkit-bench first-launch`")
-        else:
-            self.add(Case("first-launch", "First launch (seedkit-bench first-launch)",
-                          [str(self.tools.bench), "first-launch", str(seed), str(target)], self.records, size,
-                          prepare=lambda: remove_store(target), ours=True))
+        places = [("", "", seed, self.work)]
+        if clone_dir is not None:
+            clone_seed = clone_dir / "bench-seed.sqlite"
+            shutil.copyfile(seed, clone_seed)
+            places.append((".clone", " on a cloning file system", clone_seed, clone_dir))
+        for suffix, where, source, directory in places:
+            target = directory / "bench-launch.sqlite"
+            size = source.stat().st_size
+            self.add(Case(f"first-launch.cp{suffix}", f"cp of the seed store{where}", ["cp", str(source), str(target)],
+                          self.records, size, prepare=lambda target=target: remove_store(target)))
+            self.add(Case(f"first-launch.dd{suffix}", f"durable copy (dd conv=fsync){where}",
+                          ["dd", f"if={source}", f"of={target}", "bs=8M", "conv=fsync", "status=none"],
+                          self.records, size, prepare=lambda target=target: remove_store(target)))
+            if "first-launch" not in self.tools.bench_commands:
+                self.skip(f"first-launch{suffix}", "First launch", "not implemented", "no `seedkit-bench first-launch`")
+                continue
+            self.add(Case(f"first-launch{suffix}", f"First launch (seedkit-bench first-launch){where}",
+                          [str(self.tools.bench), "first-launch", str(source), str(target)], self.records, size,
+                          prepare=lambda target=target: remove_store(target), ours=True))
         self.run_group()
-        remove_store(target)
+        for _, _, source, directory in places:
+            remove_store(directory / "bench-launch.sqlite")
+        if clone_dir is not None:
+            remove_store(clone_dir / "bench-seed.sqlite")
 
 
 def data_tables(connection: sqlite3.Connection) -> list[str]:
@@ -558,15 +681,17 @@ def print_report(n: int, runs: int, results: dict[str, Result], verdicts: list[d
     """The measurement table and the target table on stdout."""
     print(f"\nSeedKit benchmarks: N = {n:,} items + {n // 100:,} lists, median of {runs} runs, "
           f"load average {load[0]:.1f} before / {load[1]:.1f} after ({os.cpu_count()} cores)\n")
-    print(f"{'measurement':<48} {'wall s':>8} {'CPU s':>8} {'records/s':>11} {'MB/s':>7} {'RSS MB':>7}")
+    width = max([48] + [len(r.label) for r in results.values()])
+    print(f"{'measurement':<{width}} {'wall s':>8} {'CPU s':>8} {'records/s':>11} {'MB/s':>7} {'RSS MB':>7}")
     for r in results.values():
         if r.status != "ok":
-            print(f"{r.label:<48} {r.status.upper()}: {r.detail}")
+            print(f"{r.label:<{width}} {r.status.upper()}: {r.detail}")
             continue
         rate = r.records / r.wall if r.records else 0
         mbs = f"{r.input_bytes / MB / r.wall:7.1f}" if r.input_bytes else f"{'—':>7}"
-        print(f"{r.label:<48} {r.wall:8.2f} {r.cpu:8.2f} {fmt_rate(rate):>11} {mbs} {r.rss_mb:7.1f}")
-    print(f"\n{'target':<52} {'ours s':>8} {'base s':>8} {'ratio':>7} {'CPU':>7}  {'threshold':<20} status")
+        print(f"{r.label:<{width}} {r.wall:8.2f} {r.cpu:8.2f} {fmt_rate(rate):>11} {mbs} {r.rss_mb:7.1f}")
+    width = max([52] + [len(str(v["target"])) for v in verdicts])
+    print(f"\n{'target':<{width}} {'ours s':>8} {'base s':>8} {'ratio':>7} {'CPU':>7}  {'threshold':<20} status")
     for v in verdicts:
         status = str(v["status"])
         if status == "MISSED":
@@ -574,12 +699,12 @@ def print_report(n: int, runs: int, results: dict[str, Result], verdicts: list[d
         if "ratio" in v:
             target = next(t for t in TARGETS if t.name == v["target"])
             ours, base = results[target.ours], results[target.reference]
-            print(f"{v['target']:<52} {ours.wall:8.2f} {base.wall:8.2f} {float(v['ratio']):6.2f}× "
+            print(f"{v['target']:<{width}} {ours.wall:8.2f} {base.wall:8.2f} {float(v['ratio']):6.2f}× "
                   f"{float(v['cpu_ratio']):6.2f}×  {v['threshold']:<20} {status}")
         elif "rss_mb" in v:
-            print(f"{v['target']:<52} {float(v['rss_mb']):8.1f} MB{'':<23} {v['threshold']:<20} {status}")
+            print(f"{v['target']:<{width}} {float(v['rss_mb']):8.1f} MB{'':<23} {v['threshold']:<20} {status}")
         else:
-            print(f"{v['target']:<52} {'':<35} {v['threshold']:<20} {status}")
+            print(f"{v['target']:<{width}} {'':<35} {v['threshold']:<20} {status}")
 
 
 def bar_chart(title: str, unit: str, points: list[tuple[int, float | None]], width: int = 40) -> str:
@@ -595,44 +720,123 @@ def bar_chart(title: str, unit: str, points: list[tuple[int, float | None]], wid
     return "\n".join(lines)
 
 
-def scale(tools: Tools, sizes_n: list[int], seed: int, runs: int, timeout: float, work: Path) -> None:
-    """CSV import, re-import and the readers at each N; charts of time, time per record and RSS."""
-    table: dict[int, dict[str, Result]] = {}
+SCALE_KEYS = (("import.csv", "CSV import"), ("import.floor", "C reference"), ("reimport.csv", "re-import"),
+              ("copy.empty", "copy into empty"))
+
+
+def scale(tools: Tools, sizes_n: list[int], seed: int, runs: int, timeout: float, work: Path,
+          floor: Path | None) -> None:
+    """The scale series: at each N, in key order and shuffled, the CSV import (beside the C
+    reference), the re-import and the copy; tables, charts and `.bench/scale.png`."""
+    table: dict[str, dict[int, dict[str, Result]]] = {"key order": {}, "shuffled": {}}
     for n in sizes_n:
-        log(f"\n== N = {n:,}")
-        suite = Suite(tools, ensure_data(n, seed), n, runs, timeout, work)
-        suite.readers()
-        suite.imports(formats=("csv",))
-        suite.reimport()
-        table[n] = suite.results
-        (BENCH / "scale.json").write_text(json.dumps(
-            {"machine": machine(), "seed": seed, "runs": runs,
-             "results": {str(k): {key: r.summary() for key, r in v.items()} for k, v in table.items()}}, indent=2))
-    keys = [k for k, r in table[sizes_n[0]].items() if r.ours or k == "import.sqlite3"]
-    charts = []
-    for key in keys:
-        label = table[sizes_n[0]][key].label
-
-        def pick(n: int, value: Callable[[Result], float]) -> float | None:
-            result = table[n].get(key)
-            return value(result) if result and result.status == "ok" else None
-
-        charts.append(bar_chart(f"{label}: wall time", "s", [(n, pick(n, lambda r: r.wall)) for n in sizes_n]))
-        charts.append(bar_chart(f"{label}: time per record", "µs",
-                                [(n, pick(n, lambda r: r.wall / r.records * 1e6)) for n in sizes_n]))
-        charts.append(bar_chart(f"{label}: peak RSS", "MB", [(n, pick(n, lambda r: r.rss_mb)) for n in sizes_n]))
-    print("\n" + "\n\n".join(charts))
+        for order in table:
+            log(f"\n== N = {n:,}, items in {order}")
+            data = ensure_data(n, seed, shuffled=order == "shuffled", formats="csv")
+            suite = Suite(tools, data, n, runs, timeout, work, floor)
+            suite.scale_cases()
+            table[order][n] = suite.results
+            (BENCH / "scale.json").write_text(json.dumps(
+                {"machine": machine(), "seed": seed, "runs": runs, "sizes": sizes_n,
+                 "results": {o: {str(k): {key: r.summary() for key, r in v.items()} for k, v in by_n.items()}
+                             for o, by_n in table.items()}}, indent=2))
+    print_scale(table, sizes_n)
+    plot_scale(table, sizes_n, BENCH / "scale.png")
     log(f"\nresults: {(BENCH / 'scale.json').relative_to(ROOT)}")
+
+
+def print_scale(table: dict[str, dict[int, dict[str, Result]]], sizes_n: list[int]) -> None:
+    """The series as a table (seconds, µs per record, peak RSS; the import against the C
+    reference) and ASCII charts."""
+    print(f"\n{'order':<10} {'N':>11} {'measurement':<18} {'wall s':>8} {'CPU s':>8} {'µs/rec':>7} "
+          f"{'RSS MB':>7}  runs")
+    for order, by_n in table.items():
+        for n in sizes_n:
+            for key, name in SCALE_KEYS:
+                r = by_n.get(n, {}).get(key)
+                if r is None:
+                    continue
+                if r.status != "ok":
+                    print(f"{order:<10} {n:>11,} {name:<18} {r.status.upper()}: {r.detail}")
+                    continue
+                runs = f"{len(r.clean)}/{len(r.samples)} clean"
+                print(f"{order:<10} {n:>11,} {name:<18} {r.wall:8.2f} {r.cpu:8.2f} "
+                      f"{r.wall / r.records * 1e6:7.2f} {r.rss_mb:7.1f}  {runs}")
+            ours, floor = by_n.get(n, {}).get("import.csv"), by_n.get(n, {}).get("import.floor")
+            if ours and floor and ours.status == floor.status == "ok":
+                print(f"{order:<10} {n:>11,} {'import / C':<18} {ours.wall / floor.wall:7.2f}× "
+                      f"(CPU {ours.cpu / floor.cpu:.2f}×)")
+    charts = []
+    for order, by_n in table.items():
+        for key, name in SCALE_KEYS:
+            def pick(n: int, value: Callable[[Result], float]) -> float | None:
+                result = by_n.get(n, {}).get(key)
+                return value(result) if result and result.status == "ok" else None
+
+            if all(pick(n, lambda r: r.wall) is None for n in sizes_n):
+                continue
+            charts.append(bar_chart(f"{name} ({order}): time per record", "µs",
+                                    [(n, pick(n, lambda r: r.wall / r.records * 1e6)) for n in sizes_n]))
+            charts.append(bar_chart(f"{name} ({order}): peak RSS", "MB", [(n, pick(n, lambda r: r.rss_mb))
+                                                                          for n in sizes_n]))
+    print("\n" + "\n\n".join(charts))
+
+
+def plot_scale(table: dict[str, dict[int, dict[str, Result]]], sizes_n: list[int], path: Path) -> None:
+    """Time and peak RSS against N, one line per measurement and key order, in a PNG."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        log("matplotlib is not installed (pip install matplotlib): no plot")
+        return
+    figure, (time_axis, rss_axis) = plt.subplots(1, 2, figsize=(12, 4.8))
+    for order, by_n in table.items():
+        style = "-" if order == "key order" else "--"
+        for index, (key, name) in enumerate(SCALE_KEYS):
+            points = [(n, by_n[n][key]) for n in sizes_n if key in by_n.get(n, {}) and by_n[n][key].status == "ok"]
+            if not points:
+                continue
+            label = f"{name} ({order})"
+            color = f"C{index}"
+            time_axis.plot([n for n, _ in points], [r.wall for _, r in points], style, color=color, marker="o",
+                           label=label)
+            rss_axis.plot([n for n, _ in points], [r.rss_mb for _, r in points], style, color=color, marker="o",
+                          label=label)
+    for axis, title, unit in ((time_axis, "wall time", "s"), (rss_axis, "peak RSS", "MB")):
+        axis.set_xscale("log")
+        axis.set_xlabel("items (N)")
+        axis.set_ylabel(unit)
+        axis.set_title(title)
+        axis.grid(True, which="both", alpha=0.3)
+    time_axis.set_yscale("log")
+    rss_axis.set_ylim(bottom=0)
+    rss_axis.legend(fontsize=7)
+    figure.suptitle(f"seedkit scale series ({machine()['cpu']}, {os.cpu_count()} cores)", fontsize=9)
+    figure.tight_layout()
+    figure.savefig(path, dpi=110)
+    log(f"plot: {path.relative_to(ROOT)}")
 
 
 def main() -> None:
     """Parse the command line, build, generate, measure and report."""
+    global MAX_OTHER_LOAD
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
     parser.add_argument("--n", type=int, default=1_000_000, help="items in the catalog (default 1,000,000)")
     parser.add_argument("--runs", type=int, default=3, help="runs per measurement, at least 3 (default 3)")
     parser.add_argument("--only", default=",".join(GROUPS), help=f"comma-separated groups: {','.join(GROUPS)}")
-    parser.add_argument("--scale", help="comma-separated Ns: CSV import, re-import and readers at each")
+    parser.add_argument("--scale", nargs="?", const="default",
+                        help="the scale series (at 100k, 1M, 5M; or at the comma-separated Ns given)")
+    parser.add_argument("--large", action="store_true", help="with --scale: 20M items too")
+    parser.add_argument("--floor", help="the C reference importer (a binary, or its .c source to compile)")
+    parser.add_argument("--clone-dir", type=Path,
+                        help="a directory on a file system that clones files (Btrfs, XFS, APFS): first launch "
+                             "measured there too")
+    parser.add_argument("--max-other-load", type=float, default=MAX_OTHER_LOAD,
+                        help="runs during which other processes used more than this share of the cores "
+                             "are left out of the medians (default 0.25)")
     parser.add_argument("--seed", type=int, default=1, help="generator seed (default 1)")
     parser.add_argument("--timeout", type=float, default=600, help="seconds before a run is stopped (default 600)")
     parser.add_argument("--no-build", action="store_true", help="use the binaries already built")
@@ -642,17 +846,22 @@ def main() -> None:
     groups = [g.strip() for g in args.only.split(",") if g.strip()]
     if args.runs < 3 or not set(groups) <= set(GROUPS):
         parser.error(f"--runs must be at least 3; --only takes {','.join(GROUPS)}")
+    MAX_OTHER_LOAD = args.max_other_load
     tools = build(args.no_build, args.build_path)
+    floor = floor_program(args.floor)
     BENCH.mkdir(exist_ok=True)
     with tempfile.TemporaryDirectory(dir=BENCH, prefix="work-") as scratch:
         work = Path(scratch)
         if args.scale:
-            scale(tools, [int(n) for n in args.scale.split(",")], args.seed, args.runs, args.timeout, work)
+            sizes_n = list(SCALE_SIZES) if args.scale == "default" else [int(n) for n in args.scale.split(",")]
+            if args.large:
+                sizes_n.append(LARGE_SIZE)
+            scale(tools, sizes_n, args.seed, args.runs, args.timeout, work, floor)
             return
         load_before = os.getloadavg()[0]
-        suite = Suite(tools, ensure_data(args.n, args.seed), args.n, args.runs, args.timeout, work)
+        suite = Suite(tools, ensure_data(args.n, args.seed), args.n, args.runs, args.timeout, work, floor)
         steps = {"reader": suite.readers, "import": suite.imports, "reimport": suite.reimport,
-                 "copy": suite.copies, "first-launch": suite.first_launch}
+                 "copy": suite.copies, "first-launch": lambda: suite.first_launch(args.clone_dir)}
         for group in GROUPS:
             if group in groups:
                 steps[group]()

@@ -132,10 +132,10 @@ struct CatalogItem {
     let aisle: String
     let tags: [String]
 
-    /// The item at `index`, drawn from `pools` with `random`.
-    init(index: Int, pools: CatalogPools, random: inout SeededGenerator) {
+    /// The item with the sku numbered `sku`, drawn from `pools` with `random`.
+    init(sku: Int, pools: CatalogPools, random: inout SeededGenerator) {
         func below(_ bound: Int) -> Int { Int.random(in: 0..<bound, using: &random) }
-        sku = catalogSKU(index)
+        self.sku = catalogSKU(sku)
         name =
             chance(awkward, &random)
             ? pools.awkwardNames[below(pools.awkwardNames.count)] : pools.names[below(pools.names.count)]

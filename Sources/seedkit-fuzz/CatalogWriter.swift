@@ -21,9 +21,11 @@ struct CatalogError: Error, CustomStringConvertible {
 
 enum CatalogWriter {
     /// Writes the catalog of `items` items and `items / 100` lists into `directory` (created when
-    /// missing) in `formats`, with the model and plans of `planDirectory` (SeedData/Catalog).
+    /// missing) in `formats`, with the model and plans of `planDirectory` (SeedData/Catalog);
+    /// with `shuffled`, items come in a random order of their skus (lists name the same skus).
     static func writeCatalog(
-        items: Int, seed: UInt64, formats: Set<CatalogFormat>, planDirectory: String, to directory: String
+        items: Int, seed: UInt64, formats: Set<CatalogFormat>, shuffled: Bool = false, planDirectory: String,
+        to directory: String
     ) throws(CatalogError) {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -37,8 +39,9 @@ enum CatalogWriter {
         files.write("lists.csv", "code,title,created,items\n")
         files.write("catalog.json", "{\n  \"items\": [\n")
         files.write("catalog.xml", "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<catalog>\n")
+        let order = shuffled ? KeyedPermutation(count: items, key: seed) : nil
         for index in 0..<items {
-            let item = CatalogItem(index: index, pools: pools, random: &random)
+            let item = CatalogItem(sku: order?(index) ?? index, pools: pools, random: &random)
             if files.wants("items.csv") { files.write("items.csv", item.row(delimiter: ",")) }
             if files.writesJSON { files.writeJSON(item.json, index: index, lines: "items.ndjson") }
             if files.wants("catalog.xml") { files.write("catalog.xml", item.xml) }
@@ -77,7 +80,7 @@ enum CatalogWriter {
         out.write(opening)
         var index = 0
         while index < items || out.bytesWritten + closing.utf8.count < minBytes {
-            let item = CatalogItem(index: index, pools: pools, random: &random)
+            let item = CatalogItem(sku: index, pools: pools, random: &random)
             switch format {
             case .csv, .tsv: out.write(item.row(delimiter: delimiter))
             case .json: out.write((index == 0 ? "" : ",\n") + item.json)

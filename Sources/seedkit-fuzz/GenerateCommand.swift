@@ -27,6 +27,9 @@ struct GenerateCommand: ParsableCommand {
     @Option(help: "With --out: the comma-separated formats to write, of csv,json,ndjson,xml.")
     var formats = "csv,json,ndjson,xml"
 
+    @Flag(help: "With --out: items in a random order of their skus (a keyed permutation, constant memory).")
+    var shuffle = false
+
     @Option(help: "With --out: the folder whose model and plans are copied beside the data.")
     var plans = "SeedData/Catalog"
 
@@ -49,7 +52,8 @@ struct GenerateCommand: ParsableCommand {
         do {
             if let out {
                 try CatalogWriter.writeCatalog(
-                    items: items, seed: seed, formats: try chosenFormats(), planDirectory: plans, to: out)
+                    items: items, seed: seed, formats: try chosenFormats(), shuffled: shuffle, planDirectory: plans,
+                    to: out)
                 printError(
                     "seedkit-fuzz: \(items) items, \(items / 100) lists, \(formats) in \(out) (\(format3(now() - start)) s)"
                 )

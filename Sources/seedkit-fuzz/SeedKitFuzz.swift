@@ -15,6 +15,7 @@ struct SeedKitFuzz: ParsableCommand {
         abstract: "Fuzz, measure and feed the record readers; generate the benchmark catalog.",
         subcommands: [
             FuzzCommand.self, ReplayCommand.self, BenchCommand.self, GenerateCommand.self, MemoryCommand.self,
+            PropertyListFuzzCommand.self,
         ]
     )
 

@@ -116,6 +116,10 @@ public struct FieldValue: Sendable {
     /// value itself when it is one.
     public var records: [SourceRecord] { elements.compactMap(\.record) }
 
+    /// Where the value starts (the first match of a list), in numbers only (no file name, no
+    /// path built).
+    public var place: SourcePlace { storage.place(of: matches?.first ?? node) }
+
     /// Where the value starts in the source, with its JSON or XML path
     /// (for a list of matches, the first match).
     public var position: SourcePosition { storage.position(of: matches?.first ?? node) }

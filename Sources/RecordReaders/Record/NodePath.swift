@@ -76,6 +76,13 @@ extension RecordStorage {
         return (index, total)
     }
 
+    /// The place of `node` (its position without the file and the path).
+    func place(of node: Int32) -> SourcePlace {
+        let entry = nodes[Int(node)]
+        return SourcePlace(
+            line: Int(entry.line), column: Int(entry.column), byteOffset: entry.offset, recordNumber: recordNumber)
+    }
+
     /// The source position of `node`.
     func position(of node: Int32) -> SourcePosition {
         let entry = nodes[Int(node)]

@@ -42,3 +42,35 @@ public struct SourcePosition: Sendable, Hashable, CustomStringConvertible {
         return "\(file):\(line):\(column) (byte \(byteOffset), record \(recordNumber)\(pathPart))"
     }
 }
+
+/// Where a record or value starts, in numbers only: what a ``SourcePosition`` holds but the file
+/// name and the path, so that programs keeping many positions (an import's staged references)
+/// need neither a string nor the path built for each.
+///
+/// ```swift
+/// let place = value.place                      // line, column, byte offset, record number
+/// let position = place.position(in: "items.csv")
+/// ```
+public struct SourcePlace: Sendable, Hashable {
+    /// 1-based line number.
+    public var line: Int
+    /// 1-based column, in UTF-8 bytes from the start of the line.
+    public var column: Int
+    /// 0-based byte offset from the start of the file.
+    public var byteOffset: Int
+    /// 1-based number of the record in its file.
+    public var recordNumber: Int
+
+    /// A place.
+    public init(line: Int, column: Int, byteOffset: Int, recordNumber: Int) {
+        self.line = line
+        self.column = column
+        self.byteOffset = byteOffset
+        self.recordNumber = recordNumber
+    }
+
+    /// The place as a position in `file` (without a path).
+    public func position(in file: String) -> SourcePosition {
+        SourcePosition(file: file, line: line, column: column, byteOffset: byteOffset, recordNumber: recordNumber)
+    }
+}

@@ -29,6 +29,9 @@ public struct SourceRecord: Sendable {
     /// Where the record starts, with its record number and JSON or XML path.
     public var position: SourcePosition { storage.position(of: root) }
 
+    /// Where the record starts, in numbers only (no file name, no path built).
+    public var place: SourcePlace { storage.place(of: root) }
+
     /// The shape of the record's root value (`.record` for rows, objects and elements).
     public var kind: ValueKind { storage.nodes[Int(root)].valueKind }
 

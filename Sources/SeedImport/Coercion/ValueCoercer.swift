@@ -108,9 +108,29 @@ public struct ValueCoercer: Sendable {
     public func coerce(utf8 bytes: UnsafeBufferPointer<UInt8>, kind: ValueKind) throws(CoercionError)
         -> AttributeValue?
     {
+        switch try coerceInPlace(utf8: bytes, kind: kind) {
+        case .defaultValue: defaultValue
+        case .text(let text): .string(String(decoding: text, as: UTF8.self))
+        case .value(let value): value
+        }
+    }
+
+    /// What source bytes coerce to, with a string attribute's text left in place (a slice of
+    /// `bytes`) rather than built into a `String`: importers copy it where they keep values.
+    enum InPlace {
+        /// The default value (nil when there is none).
+        case defaultValue
+        /// The text of a string attribute.
+        case text(UnsafeBufferPointer<UInt8>)
+        /// Any other value.
+        case value(AttributeValue)
+    }
+
+    /// The value of `bytes` (see ``coerce(utf8:kind:)``), a string attribute's text in place.
+    func coerceInPlace(utf8 bytes: UnsafeBufferPointer<UInt8>, kind: ValueKind) throws(CoercionError) -> InPlace {
         var kind = kind
         switch kind {
-        case .null: return defaultValue
+        case .null: return .defaultValue
         case .list: throw error(.list(count: nil), bytes: nil, kind: kind)
         case .record:
             // An XML element with attributes still has its own text: `<price currency="EUR">2.49</price>`.
@@ -119,9 +139,10 @@ public struct ValueCoercer: Sendable {
         case .text, .number, .bool: break
         }
         let text = trims ? WhiteSpace.trimming(bytes) : bytes
-        if (text.isEmpty && emptyIsNull) || nullTokens.contains(text) { return defaultValue }
+        if (text.isEmpty && emptyIsNull) || nullTokens.contains(text) { return .defaultValue }
+        if case .string = target { return .text(text) }
         do {
-            return try target.value(from: text, kind: kind)
+            return .value(try target.value(from: text, kind: kind))
         } catch {
             throw self.error(error, bytes: text, kind: kind)
         }

@@ -69,8 +69,10 @@ enum RelationshipSource {
 /// One relationship of a compiled mapping (a shared instance: every prepared reference of every
 /// record points to it rather than holding a copy).
 final class CompiledRelationship: Sendable {
-    /// The mapping's plan key path (`sources[0].relationships.unit`): its id in checkpoints.
+    /// The mapping's plan key path (`sources[0].relationships.unit`).
     let id: String
+    /// Its number among the relationship mappings of the plan (``PlanMappings``).
+    let number: Int
     /// The relationship (its slot is `relationship.index`).
     let relationship: ModelRelationship
     /// The field path holding keys or nested records.
@@ -86,10 +88,11 @@ final class CompiledRelationship: Sendable {
     let missing: MissingPolicy
 
     init(
-        id: String, relationship: ModelRelationship, field: FieldPath, source: RelationshipSource,
+        id: String, number: Int, relationship: ModelRelationship, field: FieldPath, source: RelationshipSource,
         members: MembersPolicy
     ) {
         self.id = id
+        self.number = number
         self.relationship = relationship
         self.field = field
         self.source = source
@@ -107,6 +110,8 @@ final class CompiledRelationship: Sendable {
 
 /// A mapping from records to objects of one entity.
 final class CompiledMapping: Sendable {
+    /// Its number among the mappings of the plan, nested ones included (``PlanMappings``).
+    let number: Int
     /// The entity records become.
     let entity: ModelEntity
     /// The key lookup, when the mapping has a key.
@@ -122,11 +127,20 @@ final class CompiledMapping: Sendable {
     /// With `entityField`: the mapping of each entity a record may name, which prepares it
     /// instead of this one (which then maps nothing itself).
     let routes: EntityRoutes?
+    /// The key attribute standing for the run identity (`key: [object-id]`), which maps to no
+    /// attribute (it is in `keyAttributes`, not in `attributes`).
+    let identityKey: CompiledAttribute?
+    /// The positions of the key attributes in `attributes`, in key order (none for a run identity).
+    let keyPositions: [Int]
+    /// Whether each position of `attributes` holds a key attribute.
+    private let keyFlags: [Bool]
 
     init(
-        entity: ModelEntity, keyLookup: LookupID?, keyAttributes: [CompiledAttribute], attributes: [CompiledAttribute],
-        relationships: [CompiledRelationship], onConflict: ConflictPolicy, routes: EntityRoutes? = nil
+        number: Int, entity: ModelEntity, keyLookup: LookupID?, keyAttributes: [CompiledAttribute],
+        attributes: [CompiledAttribute], relationships: [CompiledRelationship], onConflict: ConflictPolicy,
+        routes: EntityRoutes? = nil
     ) {
+        self.number = number
         self.entity = entity
         self.keyLookup = keyLookup
         self.keyAttributes = keyAttributes
@@ -134,21 +148,15 @@ final class CompiledMapping: Sendable {
         self.relationships = relationships
         self.onConflict = onConflict
         self.routes = routes
+        identityKey = keyAttributes.first { $0.slot == LookupID.identitySlot }
+        let keyPositions = keyAttributes.compactMap { key in attributes.firstIndex { $0 === key } }
+        self.keyPositions = keyPositions
+        keyFlags = attributes.indices.map { keyPositions.contains($0) }
     }
 
-    /// Every relationship mapping of this mapping, its routed and its nested mappings, by id.
-    var relationshipsByID: [String: CompiledRelationship] {
-        var result: [String: CompiledRelationship] = [:]
-        for routed in routes?.ordered ?? [] {
-            result.merge(routed.relationshipsByID) { first, _ in first }
-        }
-        for relationship in relationships {
-            result[relationship.id] = relationship
-            if case .nested(let nested) = relationship.source {
-                result.merge(nested.relationshipsByID) { first, _ in first }
-            }
-        }
-        return result
+    /// Whether `position` of `attributes` holds a key attribute.
+    func isKeyPosition(_ position: Int) -> Bool {
+        keyFlags[position]
     }
 
     /// Every field path at the top level of this mapping's records (CSV readers resolve them to
@@ -156,12 +164,7 @@ final class CompiledMapping: Sendable {
     /// and then each routed mapping's.
     var topLevelFields: [FieldPath] {
         if let routes { return [routes.field] + routes.ordered.flatMap(\.topLevelFields) }
-        return attributes.compactMap(\.field) + identityKey.compactMap(\.field) + relationships.map(\.field)
-    }
-
-    /// The key attribute standing for the run identity, which maps to no attribute (not in ``attributes``).
-    private var identityKey: [CompiledAttribute] {
-        keyAttributes.filter { $0.slot == LookupID.identitySlot }
+        return attributes.compactMap(\.field) + [identityKey?.field].compactMap { $0 } + relationships.map(\.field)
     }
 
     /// A copy whose top-level field paths are replaced through `resolved` (same order as ``topLevelFields``).
@@ -169,8 +172,9 @@ final class CompiledMapping: Sendable {
         var iterator = resolved.makeIterator()
         if let routes {
             return CompiledMapping(
-                entity: entity, keyLookup: keyLookup, keyAttributes: keyAttributes, attributes: attributes,
-                relationships: relationships, onConflict: onConflict, routes: routes.resolving(&iterator))
+                number: number, entity: entity, keyLookup: keyLookup, keyAttributes: keyAttributes,
+                attributes: attributes, relationships: relationships, onConflict: onConflict,
+                routes: routes.resolving(&iterator))
         }
         func resolvingField(of attribute: CompiledAttribute) -> CompiledAttribute {
             attribute.field == nil
@@ -180,16 +184,16 @@ final class CompiledMapping: Sendable {
                     constant: attribute.constant, coercer: attribute.coercer)
         }
         let attributes = self.attributes.map(resolvingField)
-        let identity = identityKey.map(resolvingField)
+        let identity = identityKey.map { [resolvingField(of: $0)] } ?? []
         let relationships = self.relationships.map { relationship in
             CompiledRelationship(
-                id: relationship.id, relationship: relationship.relationship,
+                id: relationship.id, number: relationship.number, relationship: relationship.relationship,
                 field: iterator.next() ?? relationship.field,
                 source: relationship.source, members: relationship.members)
         }
         let keys = keyAttributes.compactMap { key in (attributes + identity).first { $0.slot == key.slot } }
         return CompiledMapping(
-            entity: entity, keyLookup: keyLookup, keyAttributes: keys, attributes: attributes,
+            number: number, entity: entity, keyLookup: keyLookup, keyAttributes: keys, attributes: attributes,
             relationships: relationships, onConflict: onConflict)
     }
 }

@@ -12,6 +12,24 @@ struct MappingCompiler {
     let model: ObjectModel
     /// The plan file, for error messages.
     let planFile: String
+    /// Hands out the numbers of the mappings and relationship mappings compiled.
+    let numbers = Numbers()
+
+    /// The next numbers of mappings and relationship mappings, in the order they are compiled.
+    final class Numbers {
+        private(set) var mappings = 0
+        private(set) var relationships = 0
+
+        func nextMapping() -> Int {
+            defer { mappings += 1 }
+            return mappings
+        }
+
+        func nextRelationship() -> Int {
+            defer { relationships += 1 }
+            return relationships
+        }
+    }
 
     /// Compiles `mapping`; `path` names it in errors (`sources[0]`). `listSeparator` is how a
     /// text field lists several keys (`;` for CSV) when relationships are mapped by convention.
@@ -30,13 +48,14 @@ struct MappingCompiler {
         } catch {
             throw fail(path + ".entityField", "\(error)")
         }
+        let number = numbers.nextMapping()
         var routed: [String: CompiledMapping] = [:]
         for kind in PlanConventions.recordEntities(of: mapping, entity: entity, model: model) {
             routed[kind.name] = try compile(
                 mapping, as: kind, keyedBy: entity, path: "\(path)(\(kind.name))", listSeparator: listSeparator)
         }
         return CompiledMapping(
-            entity: entity, keyLookup: nil, keyAttributes: [], attributes: [], relationships: [],
+            number: number, entity: entity, keyLookup: nil, keyAttributes: [], attributes: [], relationships: [],
             onConflict: mapping.onConflict, routes: EntityRoutes(field: field, entity: entity, mappings: routed))
     }
 
@@ -47,6 +66,7 @@ struct MappingCompiler {
         _ mapping: RecordMapping, as entity: ModelEntity, keyedBy keyEntity: ModelEntity, path: String,
         listSeparator: String?
     ) throws(PlanErrors) -> CompiledMapping {
+        let number = numbers.nextMapping()
         let routed = mapping.entityField != nil
         let attributeMappings = PlanConventions.effectiveAttributes(of: mapping, entity: entity).filter {
             !routed || entity.attribute(named: $0.key) != nil
@@ -90,7 +110,7 @@ struct MappingCompiler {
         let keyLookup =
             keyAttributes.isEmpty ? nil : LookupID(entityIndex: keyEntity.index, slots: keyAttributes.map(\.slot))
         return CompiledMapping(
-            entity: entity, keyLookup: keyLookup, keyAttributes: keyAttributes, attributes: attributes,
+            number: number, entity: entity, keyLookup: keyLookup, keyAttributes: keyAttributes, attributes: attributes,
             relationships: relationships, onConflict: mapping.onConflict)
     }
 
@@ -166,11 +186,12 @@ struct MappingCompiler {
                 throw fail(path + ".nested.entity", "\(compiled.entity.name) is not a \(destination.name)")
             }
             return CompiledRelationship(
-                id: path, relationship: relationship, field: field, source: .nested(compiled), members: mapping.members)
+                id: path, number: numbers.nextRelationship(), relationship: relationship, field: field,
+                source: .nested(compiled), members: mapping.members)
         }
         if PlanConventions.isIdentity(mapping.match) {
             return CompiledRelationship(
-                id: path, relationship: relationship, field: field,
+                id: path, number: numbers.nextRelationship(), relationship: relationship, field: field,
                 source: .reference(
                     lookup: LookupID(entityIndex: destination.index, slots: [LookupID.identitySlot]),
                     coercers: [try Self.identityCoercer(path: path + ".match")],
@@ -198,7 +219,7 @@ struct MappingCompiler {
             }
         }
         return CompiledRelationship(
-            id: path, relationship: relationship, field: field,
+            id: path, number: numbers.nextRelationship(), relationship: relationship, field: field,
             source: .reference(
                 lookup: LookupID(entityIndex: destination.index, slots: slots), coercers: coercers, matchNames: match,
                 missing: mapping.missing, split: mapping.split),

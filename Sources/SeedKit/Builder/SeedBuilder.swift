@@ -53,7 +53,8 @@ public struct SeedBuilder: Sendable {
         options.store = temporary
         options.newStoreUUID = try derivedUUID(plan: file.plan, checksums: checksums)
         options.newStoreWithoutWAL = true
-        let importer = try Importer(planFile: planFile, options: options)
+        let model = try ValidatedPlan.model(for: file.plan, store: temporary)
+        let importer = Importer(plan: try ValidatedPlan(file, model: model, path: planFile), options: options)
         let watcher = Task {
             for await step in importer.progress { progress(step) }
         }

@@ -33,8 +33,7 @@ import SeedImport
 ///
 /// `prepare()` is safe to call on every launch, from several tasks or processes at once, and
 /// again after a crash or kill at any point. Cancelling its task stops the work between batches
-/// and leaves the store as it was (a plan import, which cannot stop half-way, is cancelled
-/// before it starts or before its new store is moved into place).
+/// and leaves the store as it was.
 public final class SeedLoader: Sendable {
     /// The bundled seed.
     public let seed: SeedSource
@@ -128,12 +127,13 @@ public final class SeedLoader: Sendable {
     private func load(
         plan planPath: String, into storeMetadata: StoreMetadata?, files: LoaderFiles, cancellation: CancellationFlag
     ) async throws -> Outcome {
-        let plan = try PlanFile.load(from: planPath).plan
-        let seedModel = try plan.model.map {
-            ModelFingerprint(model: try ModelLoader.load(from: plan.resolve($0)), owner: "the plan \(planPath)")
-        }
+        let file = try PlanFile.load(from: planPath)
+        let plan = file.plan
+        let planModel = try plan.model.map { try ModelLoader.load(from: plan.resolve($0)) }
+        let seedModel = planModel.map { ModelFingerprint(model: $0, owner: "the plan \(planPath)") }
         let work = SeedPlanImport(
-            files: files, planFile: planPath, options: options, cancellation: cancellation, emit: emit)
+            files: files, plan: file, planFile: planPath, model: planModel, options: options,
+            cancellation: cancellation, emit: emit)
         guard let storeMetadata else {
             if let seedModel { try requireCompatible(seedModel, with: nil) }
             return .imported(version: plan.seedVersion, report: try await work.intoNewStore())

@@ -10,7 +10,11 @@ import SeedImport
 /// One import of a plan's sources for a first launch.
 struct SeedPlanImport {
     let files: LoaderFiles
+    /// The plan, read once by the loader.
+    let plan: PlanFile
     let planFile: String
+    /// The plan's model (loaded once by the loader), or nil when it names none.
+    let model: ObjectModel?
     let options: SeedLoaderOptions
     let cancellation: CancellationFlag
     let emit: @Sendable (SeedLoader.Progress) -> Void
@@ -51,11 +55,13 @@ struct SeedPlanImport {
         return importOptions
     }
 
-    /// Runs the import, forwarding its progress. The importer cannot be stopped half-way, so
-    /// cancellation is honoured before it starts and before a new store is moved into place.
+    /// Runs the import, forwarding its progress. Cancelling the task stops the importer between
+    /// batches (it removes a new store, or undoes its run in the user's store); the flag is
+    /// also checked before it starts and before a new store is moved into place.
     private func run(_ importOptions: ImportOptions) async throws -> ImportReport {
         try cancellation.check()
-        let importer = try Importer(planFile: planFile, options: importOptions)
+        let model = try self.model ?? ValidatedPlan.model(for: plan.plan, store: importOptions.store)
+        let importer = Importer(plan: try ValidatedPlan(plan, model: model, path: planFile), options: importOptions)
         let emit = self.emit
         let forwarding = Task {
             var step = 0

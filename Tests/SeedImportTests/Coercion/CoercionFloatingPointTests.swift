@@ -71,7 +71,7 @@ struct CoercionFloatingPointTests: CoercionTesting {
 }
 
 /// A seeded random generator (SplitMix64), so property tests see the same inputs every run.
-private struct SeededGenerator: RandomNumberGenerator {
+struct SeededGenerator: RandomNumberGenerator {
     private var state: UInt64
 
     init(seed: UInt64) { state = seed }

@@ -98,6 +98,44 @@ import Testing
         }
         #expect(failure.reason.contains("categories.csv:5:"))
         #expect(failure.reason.contains("Category with key C-1 already exists"))
+        // Both records: the one that repeats the key and the one that wrote it first.
+        #expect(failure.reason.contains("; first written by the record at "))
+        #expect(failure.reason.hasSuffix("categories.csv:2:1 (byte 18, record 1)"))
         #expect(!FileManager.default.fileExists(atPath: fixture.path("Shop.sqlite")))
+    }
+
+    /// With `skip`, every repeated key is refused at its record, naming the record of this run
+    /// that wrote the key first — in the same batch, in an earlier one, or set aside past a key
+    /// index of one key — and none for a key the store held before the run.
+    @Test(arguments: [(true, 0), (true, 1), (false, 0), (false, -1)])
+    func failNamesTheRecordThatWroteTheKeyFirst(rowPath: Bool, keysPerLookup: Int) async throws {
+        let fixture = try ImportFixture()
+        try fixture.write("Shop.yaml", Self.model)
+        let plan = Self.plan("fail").replacingOccurrences(of: "batchSize: 2", with: "batchSize: 2\nonError: skip")
+        try fixture.write("plan.yaml", plan)
+        var options = ImportOptions()
+        options.usesRowPath = rowPath
+        if keysPerLookup > 0 { options.limits.keysPerLookup = keysPerLookup }
+        if keysPerLookup < 0 {
+            // Into a store holding C-9 already: everything goes through objects.
+            try fixture.write("categories.csv", "code,title,parent\nC-9,Nine,\n")
+            _ = try await fixture.run("plan.yaml", options: options)
+        }
+        // C-1 again in the same batch (records 3 and 4) and in a later one (record 6), C-9 in
+        // the last batch.
+        try fixture.write(
+            "categories.csv",
+            "code,title,parent\nC-1,One,\nC-2,Two,\nC-3,Three,\nC-3,Again,\nC-4,Four,\nC-1,Again,\nC-9,Nine,\n")
+        let report = try await fixture.run("plan.yaml", options: options)
+        let messages = report.errors.map { "\($0.line) \($0.message)" }
+        var expected = [
+            "5 Category with key C-3 already exists (onConflict: fail); first written by the record at "
+                + "\(fixture.path("categories.csv")):4:1 (byte 36, record 3)",
+            "7 Category with key C-1 already exists (onConflict: fail); first written by the record at "
+                + "\(fixture.path("categories.csv")):2:1 (byte 18, record 1)",
+        ]
+        if keysPerLookup < 0 { expected.append("8 Category with key C-9 already exists (onConflict: fail)") }
+        #expect(messages == expected)
+        #expect(report.entities["Category"]?.inserted == (keysPerLookup < 0 ? 4 : 5))
     }
 }

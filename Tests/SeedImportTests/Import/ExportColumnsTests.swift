@@ -11,8 +11,7 @@ import Testing
 @Suite struct ExportColumnsTests {
     static func zooModel() throws -> ObjectModel {
         let fixture = try EntityFieldImportTests.zoo()
-        return try Importer.loadModel(
-            for: try PlanFile.load(from: fixture.path("zoo.yaml")).plan, options: ImportOptions())
+        return try ValidatedPlan.model(for: try PlanFile.load(from: fixture.path("zoo.yaml")).plan)
     }
 
     @Test func theColumnsOfEachEntity() throws {

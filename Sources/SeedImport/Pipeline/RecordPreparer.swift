@@ -1,0 +1,279 @@
+// The mapping stage: evaluates every mapped field of a record and coerces it into the batch's
+// flat buffers (PreparedBatch) — attribute values, the key with its canonical bytes and hash,
+// the keys of references, nested records — collecting the first problem as a RecordError with
+// the field's exact position. Text is copied from the record's bytes into the batch's arena;
+// no string, no array and no reference-counted value is made per field.
+// A mapping with `entityField` hands each record to the mapping of the entity it names
+// (EntityRoutes); a run identity key (`key: [object-id]`) is read as text into the entry's key.
+// Invariants: preparing never touches the context or the store; a record that fails leaves
+// nothing in the batch but its error.
+import GraphStore
+import RecordReaders
+
+/// Prepares records into batches.
+struct RecordPreparer {
+    /// Prepares the top-level `record` for `mapping` into `batch`: its entry, or its error.
+    func prepare(_ record: SourceRecord, mapping: CompiledMapping, into batch: inout PreparedBatch) {
+        let mark = batch.mark
+        batch.records.append(record)
+        do {
+            batch.recordEntries.append(try prepare(record, mapping: mapping, in: &batch))
+        } catch {
+            batch.cut(to: mark)
+            batch.failures[batch.records.count - 1] = error
+            batch.recordEntries.append(-1)
+        }
+    }
+
+    /// Prepares `record` (top-level or nested) and returns its entry's position.
+    private func prepare(_ record: SourceRecord, mapping: CompiledMapping, in batch: inout PreparedBatch)
+        throws(RecordError) -> Int32
+    {
+        // A mapping with `entityField` prepares nothing itself: the entity the record names does.
+        if let routes = mapping.routes { return try prepare(record, mapping: routes.mapping(for: record), in: &batch) }
+        let entryIndex = Int32(batch.entries.count)
+        let firstValue = batch.values.count
+        batch.entries.append(
+            PreparedEntry(
+                mapping: Int32(mapping.number), values: Int32(firstValue), key: -1, firstReference: 0,
+                referenceCount: 0, firstGroup: 0, groupCount: 0, place: record.place))
+        batch.values.append(contentsOf: repeatElement(FlatValue.absent, count: mapping.attributes.count))
+        // Key attributes first, so a missing key is the error a record reports.
+        for position in mapping.keyPositions {
+            batch.values[firstValue + position] = try keyPart(
+                mapping.attributes[position], of: mapping, in: record, into: &batch)
+        }
+        if let identity = mapping.identityKey {
+            batch.entries[Int(entryIndex)].key = batch.append(
+                key: [try keyPart(identity, of: mapping, in: record, into: &batch)])
+        }
+        for (position, attribute) in mapping.attributes.enumerated() where !mapping.isKeyPosition(position) {
+            batch.values[firstValue + position] = try coerce(attribute, in: record, into: &batch)
+        }
+        if !mapping.keyPositions.isEmpty {
+            batch.entries[Int(entryIndex)].key = batch.append(
+                key: mapping.keyPositions.map { batch.values[firstValue + $0] })
+        }
+        var references: [FlatReference] = []
+        var groups: [NestedGroup] = []
+        for relationship in mapping.relationships {
+            guard let value = record[relationship.field] else { continue }
+            switch relationship.source {
+            case .reference(_, let coercers, let matchNames, _, let split):
+                let firstKey = Int32(batch.keys.count)
+                try appendKeys(
+                    value, coercers: coercers, matchNames: matchNames, split: split, field: relationship.field.text,
+                    to: &batch)
+                let count = Int32(batch.keys.count) - firstKey
+                if !relationship.relationship.isToMany && count > 1 {
+                    throw RecordError(
+                        position: value.position, field: relationship.field.text,
+                        message:
+                            "\(mapping.entity.name).\(relationship.relationship.name) is a to-one relationship but the field holds \(count) keys"
+                    )
+                }
+                references.append(
+                    FlatReference(
+                        relationship: Int32(relationship.number), firstKey: firstKey, keyCount: count,
+                        place: value.place))
+            case .nested(let nestedMapping):
+                let records = nestedRecords(value)
+                if !relationship.relationship.isToMany && records.count > 1 {
+                    throw RecordError(
+                        position: value.position, field: relationship.field.text,
+                        message:
+                            "\(mapping.entity.name).\(relationship.relationship.name) is a to-one relationship but the field holds \(records.count) records"
+                    )
+                }
+                var children: [Int32] = []
+                for nestedRecord in records {
+                    children.append(try prepare(nestedRecord, mapping: nestedMapping, in: &batch))
+                }
+                groups.append(
+                    NestedGroup(
+                        relationship: Int32(relationship.number), firstChild: Int32(batch.children.count),
+                        childCount: Int32(children.count)))
+                batch.children.append(contentsOf: children)
+            }
+        }
+        batch.entries[Int(entryIndex)].firstReference = Int32(batch.references.count)
+        batch.entries[Int(entryIndex)].referenceCount = Int32(references.count)
+        batch.references.append(contentsOf: references)
+        batch.entries[Int(entryIndex)].firstGroup = Int32(batch.groups.count)
+        batch.entries[Int(entryIndex)].groupCount = Int32(groups.count)
+        batch.groups.append(contentsOf: groups)
+        return entryIndex
+    }
+
+    // MARK: - Values
+
+    /// The value of the key attribute `attribute` (or the run identity) for `record`.
+    private func keyPart(
+        _ attribute: CompiledAttribute, of mapping: CompiledMapping, in record: SourceRecord,
+        into batch: inout PreparedBatch
+    ) throws(RecordError) -> FlatValue {
+        let value = try coerce(attribute, in: record, into: &batch)
+        guard !value.isNil else {
+            throw RecordError(
+                position: fieldPosition(attribute.field, in: record), field: attribute.field?.text ?? attribute.name,
+                message: "the key attribute \(mapping.entity.name).\(attribute.name) has no value")
+        }
+        return value
+    }
+
+    /// The attribute's value for `record`: `.absent` to leave the attribute alone (its field is
+    /// absent and it has no default).
+    private func coerce(_ attribute: CompiledAttribute, in record: SourceRecord, into batch: inout PreparedBatch)
+        throws(RecordError) -> FlatValue
+    {
+        guard let field = attribute.field else { return batch.flat(attribute.constant) }
+        let value = record[field]
+        guard let value else {
+            return attribute.coercer.hasDefault ? batch.flat(attribute.coercer.defaultValue) : .absent
+        }
+        do throws(CoercionError) {
+            // An empty unquoted CSV field has no value (null, or the default); `""` is an empty string.
+            if value.isEmptyCSVField { return batch.flat(try attribute.coercer.coerce(nil)) }
+            let kind = value.kind
+            if kind == .list { return batch.flat(try attribute.coercer.coerce(value)) }
+            let coerced = value.withUTF8 { bytes in
+                Result { () throws(CoercionError) in try attribute.coercer.coerceInPlace(utf8: bytes, kind: kind) }
+                    .map { flat($0, coercer: attribute.coercer, in: &batch) }
+            }
+            return try coerced.get()
+        } catch {
+            throw RecordError(position: value.position, field: field.text, value: value.string, message: error.reason)
+        }
+    }
+
+    /// What a coercion in place gave, in the batch.
+    private func flat(_ coerced: ValueCoercer.InPlace, coercer: ValueCoercer, in batch: inout PreparedBatch)
+        -> FlatValue
+    {
+        switch coerced {
+        case .defaultValue: batch.flat(coercer.defaultValue)
+        case .text(let bytes): batch.append(text: bytes)
+        case .value(let value): batch.flat(value)
+        }
+    }
+
+    // MARK: - Keys
+
+    /// Adds the keys a reference field names (a single value is read in place, without a list).
+    private func appendKeys(
+        _ value: FieldValue, coercers: [ValueCoercer], matchNames: [String], split: String?, field: String,
+        to batch: inout PreparedBatch
+    ) throws(RecordError) {
+        if value.kind == .list {
+            for item in value.elements {
+                try appendKeys(
+                    of: item, coercers: coercers, matchNames: matchNames, split: split, field: field, to: &batch)
+            }
+        } else {
+            try appendKeys(
+                of: value, coercers: coercers, matchNames: matchNames, split: split, field: field, to: &batch)
+        }
+    }
+
+    /// Adds the keys one value of a reference field names (several when `split`).
+    private func appendKeys(
+        of item: FieldValue, coercers: [ValueCoercer], matchNames: [String], split: String?, field: String,
+        to batch: inout PreparedBatch
+    ) throws(RecordError) {
+        // A null or empty reference means "no destination".
+        let kind = item.kind
+        if kind == .null || (kind == .text && item.byteCount == 0) { return }
+        if coercers.count > 1 {
+            let parts = try compositeKey(item, coercers: coercers, matchNames: matchNames, field: field, in: &batch)
+            batch.append(key: parts)
+            return
+        }
+        guard let coercer = coercers.first else { return }
+        do throws(CoercionError) {
+            if kind == .list { _ = try coercer.coerce(item) }
+            try item.withUTF8 { bytes in
+                Result { () throws(CoercionError) in
+                    if let split {
+                        try splitKeys(bytes, kind: kind, separator: split, coercer: coercer, to: &batch)
+                    } else {
+                        let part = flat(
+                            try coercer.coerceInPlace(utf8: bytes, kind: kind), coercer: coercer, in: &batch)
+                        if !part.isNil { batch.append(key: [part]) }
+                    }
+                }
+            }.get()
+        } catch {
+            throw RecordError(position: item.position, field: field, value: item.string, message: error.reason)
+        }
+    }
+
+    /// Splits a field's text at `separator` and adds a key for each non-empty part.
+    private func splitKeys(
+        _ bytes: UnsafeBufferPointer<UInt8>, kind: ValueKind, separator: String, coercer: ValueCoercer,
+        to batch: inout PreparedBatch
+    ) throws(CoercionError) {
+        let separatorBytes = Array(separator.utf8)
+        let first = separatorBytes.first ?? 0
+        var start = 0
+        var index = 0
+        while index <= bytes.count {
+            let atSeparator =
+                index < bytes.count && bytes[index] == first && separatorBytes.count <= bytes.count - index
+                && (separatorBytes.count == 1
+                    || separatorBytes.indices.allSatisfy { bytes[index + $0] == separatorBytes[$0] })
+            guard index == bytes.count || atSeparator else {
+                index += 1
+                continue
+            }
+            if index > start {
+                let part = UnsafeBufferPointer(rebasing: bytes[start..<index])
+                let value = flat(try coercer.coerceInPlace(utf8: part, kind: .text), coercer: coercer, in: &batch)
+                if !value.isNil { batch.append(key: [value]) }
+            }
+            index += max(1, separatorBytes.count)
+            start = index
+        }
+    }
+
+    private func compositeKey(
+        _ item: FieldValue, coercers: [ValueCoercer], matchNames: [String], field: String,
+        in batch: inout PreparedBatch
+    ) throws(RecordError) -> [FlatValue] {
+        guard let record = item.record else {
+            throw RecordError(
+                position: item.position, field: field, value: item.string,
+                message:
+                    "a reference matching [\(matchNames.joined(separator: ", "))] needs an object with those fields")
+        }
+        var parts: [FlatValue] = []
+        for (name, coercer) in zip(matchNames, coercers) {
+            let part = (try? record.value(at: name)) ?? nil
+            let value: AttributeValue?
+            do {
+                value = try coercer.coerce(part)
+            } catch {
+                throw RecordError(
+                    position: part?.position ?? item.position, field: "\(field).\(name)", value: part?.string,
+                    message: error.reason)
+            }
+            guard let value else {
+                throw RecordError(
+                    position: item.position, field: "\(field).\(name)", message: "the reference has no \(name)")
+            }
+            parts.append(batch.flat(value))
+        }
+        return parts
+    }
+
+    private func nestedRecords(_ value: FieldValue) -> [SourceRecord] {
+        switch value.kind {
+        case .list: value.elements.compactMap(\.record)
+        case .null: []
+        default: value.record.map { [$0] } ?? []
+        }
+    }
+
+    private func fieldPosition(_ field: FieldPath?, in record: SourceRecord) -> SourcePosition {
+        field.flatMap { record[$0]?.position } ?? record.position
+    }
+}

@@ -1,0 +1,68 @@
+// What a run has done so far — records read, per-entity counts, errors — and how it refuses a
+// record: with `abort` (or an error the input cannot go on after) the run stops; with `skip`
+// the record goes to the rejects file and is counted, until `maxErrors`.
+// Invariant: the stages that count or refuse records are handed this one tally by the run;
+// the report a run returns or fails with is read from it.
+import RecordReaders
+
+/// The running report of an import and its rejection policy.
+final class RunTally {
+    /// The report so far.
+    private(set) var report = ImportReport()
+    private let policy: ErrorPolicy
+    private let maxErrors: Int
+    private let rejectsPath: String?
+    private var rejects: RejectsFile?
+
+    /// A tally refusing records by `policy`, up to `maxErrors` with `skip`, writing them to the
+    /// file at `rejectsPath` (when given).
+    init(store: String, policy: ErrorPolicy, maxErrors: Int, rejectsPath: String?) {
+        report.store = store
+        self.policy = policy
+        self.maxErrors = maxErrors
+        self.rejectsPath = rejectsPath
+    }
+
+    /// Counts one record read.
+    func countRecord() {
+        report.records += 1
+    }
+
+    /// Updates the counts of `entity`.
+    func count(_ entity: String, _ update: (inout EntityCounts) -> Void) {
+        report.count(entity, update)
+    }
+
+    /// Marks the run as ended after `seconds`, committed or not.
+    func end(seconds: Double, committed: Bool) {
+        report.seconds = seconds
+        report.committed = committed
+    }
+
+    /// Keeps `error` as the one that stopped the run (unless it is kept already).
+    func keepFatal(_ error: RecordError) {
+        if !report.errors.contains(error) { report.errors.append(error) }
+    }
+
+    /// How many more records may be refused before the run stops (0 with `abort`).
+    var errorBudget: Int {
+        policy == .skip ? max(0, maxErrors - report.errors.count) : 0
+    }
+
+    /// Refuses a record: with `abort` (or when `fatal`) the run stops with `error`; with `skip`
+    /// the record is written to the rejects file and counted, and the run stops once more than
+    /// `maxErrors` records were refused.
+    func reject(_ error: RecordError, record: SourceRecord?, entity: String, fatal: Bool = false) throws {
+        report.errors.append(error)
+        report.count(entity) { $0.rejected += 1 }
+        guard policy == .skip, !fatal else { throw error }
+        if rejects == nil, let rejectsPath {
+            rejects = try RejectsFile(path: rejectsPath)
+        }
+        try rejects?.write(error, record: record)
+        if report.errors.count > maxErrors {
+            throw ImportFailure(
+                report: report, reason: "more than \(maxErrors) rejected records (maxErrors); nothing was imported")
+        }
+    }
+}
