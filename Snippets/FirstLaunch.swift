@@ -43,11 +43,11 @@ let store = try PersistentStore.open(at: supportDirectory + "/App.sqlite")
 // snippet.end
 
 // snippet.options
-// The app's model guards against a seed built for another one; `.keep` lets the user's
-// edits win over the seed's values when a newer seed is merged.
+// The app's model guards against a seed built for another one; `.respectUserChanges` (the
+// default) keeps what the user changed or deleted when a newer seed is merged.
 var options = SeedLoaderOptions()
 options.model = store.model
-options.onConflict = .keep
+options.upgradePolicy = .respectUserChanges
 let again = try await SeedLoader(seed: .store(seedPath), store: supportDirectory + "/App.sqlite", options: options)
     .prepare()
 print(again)  // upToDate(version: "2026.11")

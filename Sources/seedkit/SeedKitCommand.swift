@@ -1,5 +1,6 @@
 // The `seedkit` command-line tool: the root command and its subcommands.
-// Exit codes (docs/CLI.md): 0 success, 1 data or validation failure, 2 usage error.
+// Exit codes (docs/CLI.md): 0 success, 1 data or validation failure, 2 usage error, 130 and 143
+// a long command cancelled by SIGINT or SIGTERM (SignalCancellation).
 import ArgumentParser
 import Foundation
 import Logging
@@ -26,6 +27,7 @@ struct SeedKitCommand: AsyncParsableCommand {
 
     /// Runs the command; usage errors exit with 2 (docs/CLI.md) instead of ArgumentParser's 64.
     /// A bare `seedkit` (no subcommand) is a usage error too: the reason and the help on stderr.
+    /// Work a signal cancelled ends with `seedkit: cancelled` and 128 + the signal's number.
     static func main() async {
         LoggingSystem.bootstrap(logHandler)
         do {
@@ -40,6 +42,9 @@ struct SeedKitCommand: AsyncParsableCommand {
             } else {
                 try command.run()
             }
+        } catch let cancelled as CancelledBySignal {
+            DataFailure.report("cancelled")
+            exit(withError: ExitCode(cancelled.exitCode))
         } catch {
             if exitCode(for: error) == .validationFailure {
                 FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))

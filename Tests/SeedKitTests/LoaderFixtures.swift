@@ -56,8 +56,8 @@ enum LoaderFixtures {
         return folder
     }
 
-    /// A single-file seed store: units u0…u4, tags t0…t6, items S-0… (each with a unit and a
-    /// tag), and `lists` ordered shopping lists L-0… of five items each.
+    /// A single-file seed store with its seed record: units u0…u4, tags t0…t6, items S-0… (each
+    /// with a unit and a tag), and `lists` ordered shopping lists L-0… of five items each.
     static func makeSeed(at path: String, model: ObjectModel, version: String, items: Int, lists: Int) throws {
         var options = StoreOptions()
         options.writeAheadLog = false
@@ -89,6 +89,7 @@ enum LoaderFixtures {
         }
         try context.save()
         try store.setMetadata(["seed.version": version])
+        try store.recordSeedObjects()  // as a seed build does
     }
 
     /// The items of list `index`, in order.

@@ -1,6 +1,6 @@
 // Seed builds: the same inputs give byte-identical files; the result is one validated file with
-// the seed's metadata that opens read-only without side files; a failed build leaves the
-// output as it was.
+// the seed's metadata and record that opens read-only without side files; a failed build leaves the
+// output as it was; a cancelled one (during the import, or after it) leaves no file at all.
 import Foundation
 import GraphStore
 import SeedImport
@@ -42,6 +42,11 @@ import Testing
         readOnly.readOnly = true
         let store = try PersistentStore.open(at: first.path, options: readOnly)
         #expect(try store.objectCounts()["Item"] == 5)
+        // The seed carries its record: every object, so a copy of it knows where its objects came from.
+        #expect(try store.hasSeedRecord())
+        #expect(
+            try LoaderFixtures.value(
+                "SELECT count(*) FROM seedkit_seed_Item JOIN Item USING (pk, sku, name)", in: first.path) == "5")
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix("one.sqlite") } == [
                 "one.sqlite"
@@ -62,5 +67,29 @@ import Testing
         }
         #expect(try String(contentsOfFile: output, encoding: .utf8) == "previous seed")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.contains(".building") }.isEmpty)
+    }
+
+    /// Cancels a build of 2,000 records (batches of 25) from its progress callback at the first
+    /// update of `phase` (`reading`: after a committed batch; `done`: the import finished, the
+    /// validation and compaction to come).
+    @Test(arguments: ["reading", "done"]) func aCancelledBuildLeavesNoFile(phase: String) async throws {
+        let folder = try LoaderFixtures.folder("cancel-build")
+        try FileManager.default.copyItem(atPath: try LoaderSeeds.get().catalogModel, toPath: folder + "/Catalog.yaml")
+        try SeedLoaderPlanTests.writePlan(in: folder, version: "1", items: 2000, batchSize: 25)
+        let canceller = TaskCanceller()
+        let build = Task {
+            try await SeedBuilder(planFile: folder + "/plan.yaml").build(to: folder + "/Seed.sqlite") { step in
+                if step.phase == phase && step.records > 0 { canceller.cancel() }
+            }
+        }
+        canceller.watch(build)
+        await #expect(throws: CancellationError.self) { try await build.value }
+        #expect(canceller.requested)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == [
+                "Catalog.yaml", "items.csv", "plan.yaml",
+            ])
+        let finished = try await SeedBuilder(planFile: folder + "/plan.yaml").build(to: folder + "/Seed.sqlite")
+        #expect(finished.report.entities["Item"]?.inserted == 2000)
     }
 }

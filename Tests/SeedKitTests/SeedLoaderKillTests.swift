@@ -65,7 +65,7 @@ import Testing
         if ended {
             #expect(outcome == .upToDate(version: LoaderSeeds.v2Version))
         } else if case .merged(_, let report) = outcome {
-            #expect(report.entities["Item"]?.copied == 200)
+            #expect(report.entities["Item"]?.added == 200)
         } else {
             Issue.record("expected a merge, got \(outcome)")
         }

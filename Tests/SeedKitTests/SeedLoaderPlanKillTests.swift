@@ -28,8 +28,10 @@ import Testing
     }
 
     /// A user's store made by a first launch from the version-1 plan, in which the user renamed
-    /// P-1 to "Mine"; the plan is then replaced by version 2 with more records.
-    static func userStoreAndNewerPlan(_ name: String) async throws -> (plan: String, store: String) {
+    /// P-1 to "Mine"; the plan is then replaced by version 2 with `newItems` records.
+    static func userStoreAndNewerPlan(_ name: String, newItems: Int = Self.newItems) async throws -> (
+        plan: String, store: String
+    ) {
         let paths = try planFolder(name, version: "1", items: oldItems)
         var options = SeedLoaderOptions()
         options.batchSize = batchSize

@@ -8,10 +8,13 @@ import Testing
 @testable import SeedKit
 
 @Suite struct SeedLoaderPlanTests {
-    static func writePlan(in folder: String, version: String, items: Int) throws {
+    /// Writes `plan.yaml` (the catalog model's items, upserted by sku, the user's edits kept)
+    /// and `items.csv` with `items` records P-1… into `folder`; `batchSize` records per batch
+    /// when given, else the plan's default.
+    static func writePlan(in folder: String, version: String, items: Int, batchSize: Int? = nil) throws {
         let plan = """
             model: Catalog.yaml
-            seed: {version: "\(version)"}
+            seed: {version: "\(version)"}\(batchSize.map { "\nbatchSize: \($0)" } ?? "")
             sources:
               - file: items.csv
                 entity: Item

@@ -1,12 +1,11 @@
 // First launch, every branch of docs/FirstLaunch.md: no store → the seed copied (byte for byte, atomically,
 // with stale side files cleared); older or missing version → deep-copy merge that keeps the
 // user's objects and adds the seed's; same or newer version → nothing; incompatible model → an
-// error with the store untouched; cancellation → the store as it was; concurrent callers →
-// the work done once.
+// error with the store untouched; concurrent callers → the work done once. Cancellation has
+// tests of its own (SeedLoaderCancellationTests).
 import DeepCopy
 import Foundation
 import GraphStore
-import Synchronization
 import Testing
 
 @testable import SeedKit
@@ -48,18 +47,18 @@ import Testing
             return
         }
         #expect(version == LoaderSeeds.v2Version)
-        #expect(report.entities["Item"]?.copied == 200 && report.entities["Item"]?.matched == 300)
-        #expect(report.entities["Item"]?.updated == 0)
+        #expect(report.entities["Item"]?.added == 200 && report.copy.entities["Item"]?.matched == 300)
+        #expect(report.entities["Item"]?.updated == 0 && report.entities["Item"]?.keptUserChange == 0)
         try LoaderFixtures.expectMergedUserStore(store)
     }
 
-    @Test func aStoreWithoutSeedVersionIsMergedAndTheUpdatePolicyOverwrites() async throws {
+    @Test func aStoreWithoutSeedVersionIsMergedAndTheSeedWinsPolicyOverwrites() async throws {
         let seeds = try LoaderSeeds.get()
         let store = try LoaderFixtures.folder("update") + "/App.sqlite"
         try LoaderFixtures.makeUserStore(at: store, from: seeds.v1)
         try PersistentStore.open(at: store).setMetadata(["seed.version": nil])
         var options = SeedLoaderOptions()
-        options.onConflict = .update
+        options.upgradePolicy = .seedWins
         let outcome = try await SeedLoader(seed: .store(seeds.v2), store: store, options: options).prepare()
         guard case .merged(_, let report) = outcome else {
             Issue.record("expected a merge, got \(outcome)")
@@ -133,34 +132,6 @@ import Testing
         #expect(
             try await SeedLoader(seed: .store(seeds.v1), store: folder + "/App.sqlite", options: options).prepare()
                 == .copiedSeed(version: LoaderSeeds.v1Version))
-    }
-
-    @Test func cancellingAMergeLeavesTheStoreAsItWasAndALaterCallCompletes() async throws {
-        let seeds = try LoaderSeeds.get()
-        let store = try LoaderFixtures.folder("cancel") + "/App.sqlite"
-        try LoaderFixtures.makeUserStore(at: store, from: seeds.v1)
-        let (reached, signal) = AsyncStream.makeStream(of: Void.self)
-        let resume = DispatchSemaphore(value: 0)
-        var options = SeedLoaderOptions()
-        options.batchSize = 50
-        options.onProgress = { update in
-            guard update.phase == .merging && update.step == 2 else { return }
-            signal.yield()
-            resume.wait()  // the merge stays between batches 2 and 3 until the task is cancelled
-        }
-        let loader = SeedLoader(seed: .store(seeds.v2), store: store, options: options)
-        let task = Task { try await loader.prepare() }
-        for await _ in reached { break }
-        task.cancel()
-        resume.signal()
-        await #expect(throws: CancellationError.self) { try await task.value }
-        #expect(try LoaderFixtures.value("SELECT count(*) FROM Item", in: store) == "301")
-        #expect(try LoaderFixtures.value("SELECT name FROM Item WHERE sku = 'S-1'", in: store) == "Mine")
-        let metadata = try PersistentStore.metadata(at: store)
-        #expect(metadata["seed.version"] == LoaderSeeds.v1Version && metadata["run.active"] == nil)
-        try LoaderFixtures.expectNoLeftovers(besides: store)
-        _ = try await SeedLoader(seed: .store(seeds.v2), store: store).prepare()
-        try LoaderFixtures.expectMergedUserStore(store)
     }
 
     @Test func concurrentCallersDoTheWorkOnce() async throws {

@@ -13,6 +13,14 @@ public struct CopyCounts: Sendable, Hashable, Encodable {
     /// Source objects asked for but not copied: their entity is missing in the target, or a
     /// predicate left them out and no relationship brought them along.
     public var skipped = 0
+    /// With a lineage that keeps target changes: matched objects with a property that both the
+    /// target and the source changed since the source last gave it (to different values), left
+    /// as the target has it. Such an object also counts as `updated` (for its other properties)
+    /// or `unchanged`.
+    public var kept = 0
+    /// With a lineage that keeps target changes: source objects whose object the target
+    /// deleted, not copied again.
+    public var notRestored = 0
 
     /// All zero.
     public init() {}
@@ -33,7 +41,11 @@ public struct CopyReport: Sendable, Hashable, Encodable {
     /// One line per entity.
     public var summary: String {
         entities.sorted { $0.key < $1.key }.map { name, counts in
-            "\(name): \(counts.copied) copied, \(counts.matched) matched (\(counts.updated) updated, \(counts.unchanged) unchanged), \(counts.skipped) skipped"
+            var line =
+                "\(name): \(counts.copied) copied, \(counts.matched) matched (\(counts.updated) updated, \(counts.unchanged) unchanged), \(counts.skipped) skipped"
+            if counts.kept > 0 { line += ", \(counts.kept) kept as changed" }
+            if counts.notRestored > 0 { line += ", \(counts.notRestored) not restored" }
+            return line
         }.joined(separator: "\n")
     }
 }

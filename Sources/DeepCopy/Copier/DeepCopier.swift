@@ -7,6 +7,9 @@
 // ends, and ordered members positioned (order kept; a merge appends missing members in source
 // order, and under `update` then gives matched objects' lists the source's order, their
 // target-only members after it).
+// With a lineage (CopyLineage, LineageMatches), the target's seed record matches objects first,
+// decides per column whether a matched object keeps the target's value, leaves out objects the
+// target deleted, and is rewritten in the copy's last transaction.
 // The two stores may have different layouts: each side's SQL names come from its own layout, and
 // values are converted in SQL where the layouts encode them differently.
 // A run left active in the target by a job that was killed (a copy, an import, a merge) is
@@ -65,17 +68,20 @@ public final class DeepCopier {
                 "undid the unfinished run \(leftover.id) left in the target (a copy or import that was killed)")
         }
         let attachment = SourceAttachment(source: source, batches: batches, targetLayout: target.layout)
+        let lineage = options.lineage.map { LineageMatches(lineage: $0, plan: plan) }
         let run = try context.beginRun(id: "copy-" + UUID().uuidString)
         do {
             try attachment.attach()
             defer { try? attachment.detach() }
             try batches.useBulkSettings()
             defer { try? batches.restoreSettings() }
-            let tables = try copy(plan: plan, with: batches)
+            let links = CopyLinks(plan: plan)
+            let (tables, maps) = try copy(plan: plan, links: links, lineage: lineage, with: batches)
             try batches.finish(run, metadata: options.completionMetadata) { connection in
                 for root in tables.compactMap(\.targetRoot) {
                     try target.layout.coverKeys(ofRoot: root, on: connection)
                 }
+                try lineage?.record(tables, maps: maps, links: links, on: connection)
             }
         } catch {
             try? context.undoRun(run)
@@ -86,10 +92,14 @@ public final class DeepCopier {
         return report
     }
 
-    /// Copies every table and link; returns the tables.
-    private func copy(plan: CopyPlan, with batches: CopyBatches) throws -> [RootTable] {
+    /// The tables a copy wrote, and their identity maps by source root index.
+    private typealias CopiedTables = (tables: [RootTable], maps: [Int: IdentityMap])
+
+    /// Copies every table and link; returns the tables and their identity maps.
+    private func copy(plan: CopyPlan, links: CopyLinks, lineage: LineageMatches?, with batches: CopyBatches) throws
+        -> CopiedTables
+    {
         let tables = plan.roots.map { RootTable(root: $0, plan: plan) }
-        let links = CopyLinks(plan: plan)
         if tables.contains(where: { $0.admissions != nil }) {
             let context = try ObjectContext(store: source)
             let admitted = AdmittedRows(plan: plan, pageSize: min(options.batchSize, 5000))
@@ -98,8 +108,10 @@ public final class DeepCopier {
         }
         var maps: [Int: IdentityMap] = [:]
         try batches.scratch { connection in
-            let builder = IdentityMapBuilder(plan: plan, onConflict: options.onConflict)
+            try lineage?.prepare(on: connection)
+            let builder = IdentityMapBuilder(plan: plan, onConflict: options.onConflict, lineage: lineage)
             for table in tables {
+                try lineage?.match(table, on: connection, batches: batches)
                 try countSkipped(table, plan: plan, on: connection, batches: batches)
                 guard !table.copied.isEmpty else { continue }
                 maps[table.root.index] = try builder.build(table, on: connection, batches: batches)
@@ -129,7 +141,7 @@ public final class DeepCopier {
             batches.tracker.begin(.objects, entity: table.root.name, rows: totals?.tables[table.root.index] ?? 0)
             try RowCopier(
                 table: table, plan: plan, maps: maps, links: links.foreignKeys(on: table.root.index),
-                onConflict: options.onConflict, verbatim: verbatim
+                onConflict: options.onConflict, lineage: lineage, verbatim: verbatim
             ).copy(with: batches)
         }
         for link in links.joinTables {
@@ -145,7 +157,7 @@ public final class DeepCopier {
         if options.onConflict == .update {
             for merge in SourceOrderMerge.all(links: links, plan: plan, maps: maps) { try merge.apply(with: batches) }
         }
-        return tables
+        return (tables, maps)
     }
 
     /// Counts the source objects asked for but not copied (entity missing in the target, or

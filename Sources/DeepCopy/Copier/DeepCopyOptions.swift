@@ -44,6 +44,12 @@ public struct DeepCopyOptions: Sendable {
     public var relationships: [String: RelationshipCopy] = [:]
     /// What a matching object does.
     public var onConflict: CopyConflictPolicy = .update
+    /// The target's record of where its objects came from, used and kept by the copy (nil: none).
+    /// With a lineage, objects are matched first through the record (then by key), each matched
+    /// object's properties take the source's values as ``CopyLineage/policy`` says (instead of
+    /// ``onConflict``, which then only stops a copy with `fail`), and the record is written with
+    /// the copy's last batch.
+    public var lineage: CopyLineage?
     /// Source rows per committed batch: each batch is one transaction of set-based SQL. Objects
     /// of entities with a predicate are evaluated at most 5,000 at a time.
     public var batchSize = 50_000

@@ -1,6 +1,8 @@
 // Builds the identity map of one root table (see IdentityMap) before any row is written:
+// source rows the target's seed record found (a copy with a lineage, LineageMatches), then
 // source rows matched in the target by key, then fresh keys for the others in source-key order
-// (source rows sharing a key that is not unique become one new row), and the matched counts.
+// (source rows sharing a key that is not unique become one new row; rows whose object the
+// target deleted are left out when the lineage keeps target changes), and the matched counts.
 // A `fail` policy stops here, at the first match, before the target has been written.
 // Invariant: fresh keys lie above every key the target held, so they never collide with its rows.
 import GraphStore
@@ -9,12 +11,14 @@ import GraphStore
 struct IdentityMapBuilder {
     let plan: CopyPlan
     let onConflict: CopyConflictPolicy
+    /// The target's seed record, when the copy has a lineage: its matches come first.
+    let lineage: LineageMatches?
 
     /// The map of `table`'s rows; TEMP tables it needs are created on `connection`.
     func build(_ table: RootTable, on connection: SQLiteConnection, batches: CopyBatches) throws -> IdentityMap {
         let (source, target) = (plan.sourceLayout, plan.targetLayout)
         let next = try table.targetRoot.map { try target.highestKey(ofRoot: $0, on: connection) } ?? 0
-        if table.copiesEveryRow,
+        if lineage == nil, table.copiesEveryRow,
             !table.isKeyed || (next == 0 && table.copied.allSatisfy(plan.keyIsUnique))
         {
             return .offset(next)
@@ -25,6 +29,7 @@ struct IdentityMapBuilder {
         try connection.execute(
             "CREATE TEMP TABLE \(SQLiteIdentifier.quote(name))(source_key INTEGER PRIMARY KEY, target_key INTEGER NOT NULL, fresh INTEGER NOT NULL)"
         )
+        try lineage?.prefill(map, for: table, on: connection)
         for copied in table.copied {
             guard let attributes = plan.key(of: copied.name), let lookup = plan.lookupEntity(of: copied.name) else {
                 continue
@@ -49,12 +54,13 @@ struct IdentityMapBuilder {
                 )
             }
         }
+        let excluded = lineage?.exclusion(of: table, alias: "s").map { " AND " + $0 } ?? ""
         try connection.run(
             """
             INSERT INTO \(map)(source_key, target_key, fresh)
             SELECT source_key, \(next) + dense_rank() OVER (ORDER BY grp), source_key = grp FROM (
             SELECT s.\(key) AS source_key, \(group(of: table)) AS grp FROM \(table.source) AS s
-            WHERE \(table.copiedCondition("s")) AND s.\(key) NOT IN (SELECT source_key FROM \(map)))
+            WHERE \(table.copiedCondition("s")) AND s.\(key) NOT IN (SELECT source_key FROM \(map))\(excluded))
             """)
         let matched = try connection.counts(
             "SELECT s.\(entity), count(*) FROM \(map) AS m JOIN \(table.source) AS s ON s.\(key) = m.source_key WHERE NOT m.fresh GROUP BY s.\(entity)"

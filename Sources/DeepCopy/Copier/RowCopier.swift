@@ -5,7 +5,9 @@
 // companion entity columns where its layout keeps them) — cycles and self references included, since every map is
 // complete before the first row is written. Matched rows take the source's attributes under the
 // `update` policy (only rows that differ; their version is bumped) and the source's to-one links
-// whenever the destination was copied.
+// whenever the destination was copied; with a lineage (LineageMatches), a property the target
+// changed since the source last gave it a value keeps the target's, when the lineage keeps
+// target changes, and such rows are counted as `kept`.
 // A verbatim copy (same model, everything copied, every table empty in the target) moves whole
 // tables with `INSERT … SELECT *`, which SQLite runs as a page-level transfer.
 // Invariant: a link to a row the copy left out stays unset (the maps give NULL for it).
@@ -18,6 +20,9 @@ struct RowCopier {
     let maps: [Int: IdentityMap]
     let links: [ForeignKeyLink]
     let onConflict: CopyConflictPolicy
+    /// The target's seed record, when the copy has a lineage: it decides which properties of a
+    /// matched row keep the target's value.
+    let lineage: LineageMatches?
     /// Whether source rows are copied as they are (keys, links and positions need no change).
     let verbatim: Bool
 
@@ -42,15 +47,21 @@ struct RowCopier {
             }
         case .table(let name):
             let quoted = "temp." + SQLiteIdentifier.quote(name)
-            let rows =
-                "FROM \(quoted) AS m JOIN \(table.source) AS s ON s.\(key) = m.source_key"
-                + " WHERE m.source_key > ?1 AND m.source_key <= ?2"
+            let from = "FROM \(quoted) AS m JOIN \(table.source) AS s ON s.\(key) = m.source_key"
+            let page = " WHERE m.source_key > ?1 AND m.source_key <= ?2"
+            // With a lineage, matched rows come with their base rows `b` and their target rows `t`.
+            let base = lineage?.baseJoin(of: table) ?? ""
+            let targets =
+                lineage == nil
+                ? "" : " JOIN \(table.target) AS t ON t.\(plan.targetLayout.keyColumn) = m.target_key"
             try batches.paged(quoted, by: "source_key") { connection, lower, upper in
                 try insert(
-                    rows + " AND m.fresh", key: "m.target_key", on: connection, lower: lower, upper: upper,
+                    from + page + " AND m.fresh", key: "m.target_key", on: connection, lower: lower, upper: upper,
                     batches: batches)
-                try updateAttributes(rows, on: connection, lower: lower, upper: upper, batches: batches)
-                try updateLinks(rows, on: connection, lower: lower, upper: upper)
+                try countKept(
+                    from + base + targets + page, on: connection, lower: lower, upper: upper, batches: batches)
+                try updateAttributes(from + base + page, on: connection, lower: lower, upper: upper, batches: batches)
+                try updateLinks(from + base + targets + page, on: connection, lower: lower, upper: upper)
             }
         }
     }
@@ -117,41 +128,105 @@ struct RowCopier {
         if table.copied.count == 1 { batches.count(inserted, \.copied, of: table.copied[0]) }
     }
 
-    /// Under `update`, writes the source's attributes into matched rows that differ (per entity, for its counts).
+    /// The attributes of `entity` (a source entity) that a matched row takes from the source:
+    /// each target column, the source's value, and (with a lineage) whether the row keeps its own.
+    private func updatedAttributes(of entity: ModelEntity) -> [(target: String, value: String, keeps: String)] {
+        plan.attributes(of: entity.name).compactMap { name in
+            entity.attribute(named: name).flatMap { attribute in
+                table.targetColumn(ofAttribute: name, of: entity).map { column in
+                    (column, table.sourceValue(of: attribute, alias: "s"), lineage?.keeps(column, in: table) ?? "0")
+                }
+            }
+        }
+    }
+
+    /// With a lineage that keeps target changes, counts per entity the matched rows of the page
+    /// (`rows`: map `m`, source `s`, base `b` and target `t` rows) that keep a value the target
+    /// changed although the source changed it too (`kept`).
+    private func countKept(
+        _ rows: String, on connection: SQLiteConnection, lower: Int64, upper: Int64, batches: CopyBatches
+    ) throws {
+        guard let lineage, lineage.lineage.keepsTargetChanges else { return }
+        let source = plan.sourceLayout
+        let links = remappedLinks.map { link in
+            (
+                differs: "\(link.value) IS NOT NULL AND \(link.value) IS NOT t.\(link.column)",
+                keeps: lineage.keeps(link.column, in: table),
+                changed: lineage.changed(link.column, in: table, value: link.value)
+            )
+        }
+        for entity in table.copied {
+            let attributes = updatedAttributes(of: entity).map { column in
+                (
+                    differs: "t.\(column.target) IS NOT \(column.value)", keeps: column.keeps,
+                    changed: lineage.changed(column.target, in: table, value: column.value)
+                )
+            }
+            // The plain comparison first: the others only for values that differ.
+            let conflicts = (attributes + links).map { "(\($0.differs) AND \($0.keeps) AND \($0.changed))" }
+            guard !conflicts.isEmpty else { continue }
+            let counts = try connection.counts(
+                """
+                SELECT s.\(source.entityColumn), count(*) \(rows) AND NOT m.fresh
+                AND s.\(source.entityColumn) = \(source.number(of: entity)) AND (\(conflicts.joined(separator: " OR ")))
+                """, lower: lower, upper: upper)
+            for (_, count) in counts { batches.count(count, \.kept, of: entity) }
+        }
+    }
+
+    /// Under `update` (or with a lineage), writes the source's attributes into matched rows that
+    /// differ (per entity, for its counts); with a lineage that keeps target changes, an
+    /// attribute the target changed keeps its value.
     private func updateAttributes(
         _ rows: String, on connection: SQLiteConnection, lower: Int64, upper: Int64, batches: CopyBatches
     ) throws {
-        guard onConflict == .update else { return }
+        guard onConflict == .update || lineage != nil else { return }
         let (source, target) = (plan.sourceLayout, plan.targetLayout)
         let version = target.versionColumn
         for entity in table.copied {
-            let columns = plan.attributes(of: entity.name).compactMap { name in
-                entity.attribute(named: name).flatMap { attribute in
-                    table.targetColumn(ofAttribute: name, of: entity).map {
-                        (target: $0, value: table.sourceValue(of: attribute, alias: "s"))
-                    }
-                }
-            }
+            let columns = updatedAttributes(of: entity)
             guard !columns.isEmpty else { continue }
+            let assignments = columns.map { column in
+                column.keeps == "0"
+                    ? "\(column.target) = \(column.value)"
+                    : "\(column.target) = CASE WHEN \(column.keeps) THEN t.\(column.target) ELSE \(column.value) END"
+            }
+            // The plain comparison first: the base row is only read for values that differ.
+            let changes = columns.map { column in
+                "t.\(column.target) IS NOT \(column.value)" + (column.keeps == "0" ? "" : " AND NOT \(column.keeps)")
+            }
             let updated = try connection.run(
                 """
-                UPDATE \(table.target) AS t SET \(version) = t.\(version) + 1, \(columns.map { "\($0.target) = \($0.value)" }.joined(separator: ", "))
+                UPDATE \(table.target) AS t SET \(version) = t.\(version) + 1, \(assignments.joined(separator: ", "))
                 \(rows) AND NOT m.fresh AND s.\(source.entityColumn) = \(source.number(of: entity)) AND t.\(target.keyColumn) = m.target_key
-                AND (\(columns.map { "t.\($0.target) IS NOT \($0.value)" }.joined(separator: " OR ")))
+                AND (\(changes.map { "(\($0))" }.joined(separator: " OR ")))
                 """, lower: lower, upper: upper)
             batches.count(updated, \.updated, of: entity)
             batches.count(-updated, \.unchanged, of: entity)
         }
     }
 
-    /// Points matched rows' to-one links at the copies of the source's destinations (when copied).
+    /// Points matched rows' to-one links at the copies of the source's destinations (when
+    /// copied); with a lineage that keeps target changes, a link the target changed stays. With a
+    /// lineage, `rows` also joins the base `b` and target `t` rows.
     private func updateLinks(_ rows: String, on connection: SQLiteConnection, lower: Int64, upper: Int64) throws {
         let links = remappedLinks
         guard !links.isEmpty else { return }
         let (key, version) = (plan.targetLayout.keyColumn, plan.targetLayout.versionColumn)
-        let values = links.enumerated().map { "\($1.value) AS v\($0)" }
-        let assignments = links.enumerated().map { "\($1.column) = coalesce(x.v\($0), t.\($1.column))" }
-        let changes = links.enumerated().map { "(x.v\($0) IS NOT NULL AND x.v\($0) IS NOT t.\($1.column))" }
+        let keeps = links.map { lineage?.keeps($0.column, in: table) ?? "0" }
+        let values =
+            links.enumerated().map { "\($1.value) AS v\($0)" }
+            + keeps.enumerated().filter { $1 != "0" }.map { "\($1) AS k\($0)" }
+        let assignments = links.enumerated().map { index, link in
+            let linked = "coalesce(x.v\(index), t.\(link.column))"
+            return keeps[index] == "0"
+                ? "\(link.column) = \(linked)"
+                : "\(link.column) = CASE WHEN x.k\(index) THEN t.\(link.column) ELSE \(linked) END"
+        }
+        let changes = links.enumerated().map { index, link in
+            "(x.v\(index) IS NOT NULL AND x.v\(index) IS NOT t.\(link.column)"
+                + (keeps[index] == "0" ? "" : " AND NOT x.k\(index)") + ")"
+        }
         try connection.run(
             """
             UPDATE \(table.target) AS t SET \(version) = t.\(version) + 1, \(assignments.joined(separator: ", "))

@@ -20,9 +20,12 @@ extension ObjectContext {
     ///
     /// - Throws: ``FetchError`` for an unknown entity or key path, or
     ///   ``FetchError/invalidRequest(_:)`` when a deny rule forbids the delete; ``StoreError``
-    ///   for a read-only store or a SQLite failure. Nothing is deleted when it throws.
+    ///   for a read-only store or a SQLite failure; ``ObjectError`` (`.childContext`) in a child
+    ///   context, whose deletions go to its parent (delete objects there instead). Nothing is
+    ///   deleted when it throws.
     @discardableResult
     public func execute(_ request: BatchDeleteRequest) throws -> BatchResult {
+        try requireStoreContext("run a batch delete")
         _ = try self.entity(named: request.entityName)
         guard !store.isReadOnly else { throw StoreError(.readOnly, path: store.location.description) }
         let builder = try FetchQueryBuilder(layout: layout, request: request.fetchRequest)

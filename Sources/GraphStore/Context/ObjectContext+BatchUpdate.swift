@@ -16,9 +16,11 @@ extension ObjectContext {
     ///
     /// - Throws: ``FetchError`` for an unknown entity, attribute or key path, a value that does
     ///   not fit its attribute (or nil for a required one); ``StoreError`` for a read-only store
-    ///   or a SQLite failure (nothing is written).
+    ///   or a SQLite failure; ``ObjectError`` (`.childContext`) in a child context, whose changes
+    ///   go to its parent. Nothing is written when it throws.
     @discardableResult
     public func execute(_ request: BatchUpdateRequest) throws -> BatchResult {
+        try requireStoreContext("run a batch update")
         let entity = try self.entity(named: request.entityName)
         guard !store.isReadOnly else { throw StoreError(.readOnly, path: store.location.description) }
         var assignments: [String] = []

@@ -1,5 +1,6 @@
-// Executing fetch requests: SQL for what is stored, merged with the context's unsaved inserts,
-// changes and deletions so that a fetch sees the context as it is now.
+// Executing fetch requests: SQL for what is stored (for a child context: what its parent holds,
+// unsaved changes included), merged with the context's unsaved inserts, changes and deletions so
+// that a fetch sees the context as it is now.
 // Invariants: the store filters, sorts and limits whenever the context has no pending changes
 // for the fetched entity; otherwise limits are applied after the merge, in memory, with the same
 // predicate and sort semantics as the SQL translation.
@@ -46,7 +47,7 @@ extension ObjectContext {
     }
 
     /// The objects matching `request`, stored and pending, sorted and limited.
-    private func matchingObjects(_ request: FetchRequest) throws -> [ManagedObject] {
+    func matchingObjects(_ request: FetchRequest) throws -> [ManagedObject] {
         let entity = try self.entity(named: request.entityName)
         let pending = request.includesPendingChanges ? pendingObjects(of: entity, request) : []
         if pending.isEmpty {
@@ -86,6 +87,7 @@ extension ObjectContext {
         if request.includesPendingChanges && !pendingObjects(of: entity, request).isEmpty {
             return try matchingObjects(request).map(\.objectID)
         }
+        if let parent = nesting.parent { return try objectIDsFromParent(request, via: parent) }
         let query = try FetchQueryBuilder(layout: layout, request: request).selectQuery(columns: identityColumns)
         return try run(query, objectID)
     }
@@ -96,6 +98,7 @@ extension ObjectContext {
         if request.includesPendingChanges && !pendingObjects(of: entity, request).isEmpty {
             return try matchingObjects(request).count
         }
+        if let parent = nesting.parent { return try ask(parent) { try $0.count(for: request) } }
         let query = try FetchQueryBuilder(layout: layout, request: request).countQuery()
         return try run(query) { $0.int(0) }.first ?? 0
     }
@@ -110,6 +113,7 @@ extension ObjectContext {
     }
 
     private func storedObjects(_ request: FetchRequest, entity: ModelEntity) throws -> [ManagedObject] {
+        if let parent = nesting.parent { return try objectsFromParent(request, entity: entity, via: parent) }
         let rowLayout = FetchRowLayout(entity: entity, layout: layout)
         let query = try FetchQueryBuilder(layout: layout, request: request).selectQuery(columns: rowLayout.columns)
         // With a batch size, only the first batch is loaded now; later objects stay faults.

@@ -1,11 +1,14 @@
-// Faulting: loading an object's row, its to-one destinations and its to-many members on first use.
+// Faulting: loading an object's row, its to-one destinations and its to-many members on first use
+// (a child context loads them from its parent instead: ParentReads).
 // Invariants: a fault fires with one indexed query; a to-many fault fires with one query for all
 // its members; loading never overwrites unsaved in-memory changes.
 
 extension ObjectContext {
     /// Loads `object`'s row (its attributes and to-one destinations).
     func fire(_ object: ManagedObject) throws {
-        guard object.isFault, let key = object.objectID.primaryKey else { return }
+        guard object.isFault else { return }
+        if let parent = nesting.parent { return try fireFromParent(object, via: parent) }
+        guard let key = object.objectID.primaryKey else { return }
         let entity = object.entity
         let rows = layout.rows(of: entity)
         let statement = try connection.cachedStatement(rows.selectSQL)
@@ -36,11 +39,8 @@ extension ObjectContext {
     /// Copies a result row into `object` (which must be a fault).
     func fill(_ object: ManagedObject, from statement: SQLiteStatement, mapping: RowMapping, rows: EntityRowLayout) {
         let entity = object.entity
-        let encoding = layout.values
         var values = entity.attributes.map { $0.isTransient ? $0.declaration.defaultValue : nil }
-        for (slot, column) in zip(rows.storedAttributes, mapping.attributeColumns) {
-            values[slot] = statement.attributeValue(at: column, type: entity.attributes[slot].type, encoding: encoding)
-        }
+        readAttributes(into: &values, of: entity, from: statement, mapping: mapping, rows: rows)
         object.values = values
         for (position, slot) in rows.foreignKeys.enumerated() {
             let column = mapping.foreignKeyColumns[position]
@@ -63,6 +63,17 @@ extension ObjectContext {
         }
         object.rowVersion = statement.int64(mapping.versionColumn)
         object.isFault = false
+    }
+
+    /// Reads the stored attributes of a result row into `values` (by slot; transient slots are left alone).
+    func readAttributes(
+        into values: inout [AttributeValue?], of entity: ModelEntity, from statement: SQLiteStatement,
+        mapping: RowMapping, rows: EntityRowLayout
+    ) {
+        for (slot, column) in zip(rows.storedAttributes, mapping.attributeColumns) {
+            values[slot] = statement.attributeValue(
+                at: column, type: entity.attributes[slot].type, encoding: layout.values)
+        }
     }
 
     /// The to-one destination of `relationship`, loading the object if needed.
@@ -91,6 +102,7 @@ extension ObjectContext {
 
     /// The members of a to-many as stored (in order for ordered relationships).
     private func storedMembers(of object: ManagedObject, _ relationship: ModelRelationship) throws -> [ManagedObject] {
+        if let parent = nesting.parent { return try membersFromParent(of: object, relationship, via: parent) }
         guard let key = object.objectID.primaryKey else { return [] }
         let destination = model.destination(of: relationship)
         let destinationTable = SQLiteIdentifier.quote(layout.table(of: destination))

@@ -1,5 +1,6 @@
 // Paging: reading an entity's objects in primary-key order, a page at a time, and loading many
 // faults with one query — how exports and deep copies walk stores of any size in bounded memory.
+// Paging walks the store, so a child context does not page (its `load` asks its parent).
 // Invariant: a page never holds more than `limit` objects; objects that already hold unsaved
 // changes keep them.
 
@@ -14,9 +15,12 @@ extension ObjectContext {
     ///     context.reset()
     /// }
     /// ```
+    ///
+    /// - Throws: ``ObjectError`` (`.childContext`) in a child context: a page walks the store.
     public func fetchPage(of entityName: String, after key: Int64, limit: Int, includesSubentities: Bool = true) throws
         -> [ManagedObject]
     {
+        try requireStoreContext("page through the store")
         let entity = try self.entity(named: entityName)
         let rowLayout = FetchRowLayout(entity: entity, layout: layout)
         let kinds = includesSubentities ? layout.kindList(of: entity) : String(layout.number(of: entity))
@@ -40,6 +44,7 @@ extension ObjectContext {
 
     /// Loads every fault in `objects` with one query per entity and chunk of 500 keys.
     public func load(_ objects: [ManagedObject]) throws {
+        if let parent = nesting.parent { return try loadFromParent(objects, via: parent) }
         let faults = objects.filter { $0.isFault && $0.context === self && $0.objectID.primaryKey != nil }
         let byEntity = Dictionary(grouping: faults) { $0.entity.index }
         let chunks = KeyChunks(size: 500)

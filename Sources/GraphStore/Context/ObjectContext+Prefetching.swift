@@ -1,6 +1,7 @@
 // Prefetching: loading relationships for many objects with one query per level (per chunk of
 // 500 owners) instead of one query per object: a to-many's members (and, for a fetch's
 // `relationshipKeyPathsForPrefetching`, their rows), a to-one's destinations' rows.
+// A child context asks its parent instead, once per level.
 // Invariants: pending in-memory changes of a to-many fault are applied on top of what is
 // loaded, exactly as when the fault fires on its own; objects that are already loaded are never
 // read again; a multi-level key path (`items.tags`) prefetches each level from the objects the
@@ -64,6 +65,9 @@ extension ObjectContext {
         throws
         -> [ManagedObject]
     {
+        if let parent = nesting.parent {
+            return try prefetchMembersFromParent(relationship, of: owners, fillingRows: fillingRows, via: parent)
+        }
         let pending = owners.filter { owner in
             guard let key = owner.objectID.primaryKey, key > 0, owner.context === self else { return false }
             return owner.toMany[relationship.index]?.isFault ?? true
@@ -113,6 +117,7 @@ extension ObjectContext {
     /// Loads the rows of `objects` (faults with permanent IDs) with one query per root table
     /// and chunk of 500.
     private func fillRows(of objects: [ManagedObject]) throws {
+        if let parent = nesting.parent { return try loadFromParent(objects, via: parent) }
         let stored = objects.filter { $0.objectID.primaryKey != nil && $0.context === self }
         let chunks = Self.prefetchChunks
         for (root, group) in Dictionary(grouping: stored, by: { $0.entity.rootIndex }).sorted(by: { $0.key < $1.key }) {

@@ -78,6 +78,19 @@ extension ObjectContext {
         object.reorderedRelationships.insert(relationship.index)
     }
 
+    /// Puts `leading` (members of the ordered `relationship` of `object`) first, in that order;
+    /// the other members follow in their present order.
+    func arrange(_ object: ManagedObject, _ relationship: ModelRelationship, leading: [ManagedObject]) throws {
+        let state = try toManyState(of: object, relationship, load: true)
+        let first = leading.filter { state.contains($0) }
+        let chosen = Set(first.map(ObjectIdentifier.init))
+        let arranged = first + state.members.filter { !chosen.contains(ObjectIdentifier($0)) }
+        guard !arranged.elementsEqual(state.members, by: ===) else { return }
+        willChange(object, relationship)
+        state.arrange(arranged)
+        object.reorderedRelationships.insert(relationship.index)
+    }
+
     /// Makes the to-many `relationship` of `object` exactly `members` (in that order when ordered).
     /// Every member is checked first, so a member that cannot belong changes nothing.
     func setToMany(_ object: ManagedObject, _ relationship: ModelRelationship, _ members: [ManagedObject]) throws {

@@ -18,11 +18,13 @@ extension ObjectContext {
     /// ```
     ///
     /// - Throws: ``ObjectError`` when the context has unsaved changes, ``StoreError`` for a
-    ///   read-only store or a SQLite failure (nothing of the batch is written), or what `body` throws.
+    ///   read-only store or a SQLite failure (nothing of the batch is written), or what `body` throws;
+    ///   ``ObjectError`` (`.childContext`) in a child context.
     @discardableResult
     package func writeRows<T>(
         metadata: [String: String?] = [:], finishing run: RunJournal? = nil, _ body: (SQLiteConnection) throws -> T
     ) throws -> T {
+        try requireStoreContext("write rows")
         guard !hasChanges else { throw ObjectError(.unsavedChanges, entity: model.name) }
         guard !store.isReadOnly else { throw StoreError(.readOnly, path: store.location.description) }
         defer { reset() }

@@ -1,6 +1,7 @@
 // Saving: validate, then write every insert, update, delete, join-table pair and ordered position
 // in one SQLite transaction; only after the commit do objects take their permanent IDs and
-// lose their change flags, and the change set goes out to observers.
+// lose their change flags, the change set goes out to observers, and the context's children
+// learn the permanent IDs. (A child context saves into its parent instead: SavingToParent.)
 // Invariants: all or nothing — on any error the store is unchanged and so is every object's
 // in-memory state (permanent keys are kept aside until the commit); new rows get keys above the
 // table's current maximum, allocated inside the write transaction.
@@ -8,13 +9,19 @@
 extension ObjectContext {
     /// Saves every change in one transaction and returns what changed (nil when nothing did).
     ///
+    /// In a child context (``newChildContext(name:)``), the save validates the changed objects
+    /// and pushes the changes into the parent context instead (nothing reaches the store until
+    /// the parent's own save); the change set then names the objects pushed, by the IDs they
+    /// have here (temporary ones for new objects).
+    ///
     /// - Parameter metadata: store metadata keys to set (nil values remove keys) in the same
-    ///   transaction — importers use it for checkpoints.
+    ///   transaction — importers use it for checkpoints. A child context takes none.
     /// - Throws: ``ObjectValidationError`` with every failure (nothing written), ``ObjectError``, or
     ///   ``StoreError`` from SQLite (nothing written).
     @discardableResult
     public func save(metadata: [String: String?] = [:]) throws -> ChangeSet? {
-        try save(metadata: metadata, finishing: nil)
+        if let parent = nesting.parent, metadata.isEmpty { return try saveToParent(via: parent) }
+        return try save(metadata: metadata, finishing: nil)
     }
 
     /// Saves like ``save(metadata:)``; with `run`, the run's undo log and marker are dropped in
@@ -36,13 +43,10 @@ extension ObjectContext {
         metadata: [String: String?], finishing run: RunJournal? = nil,
         lateMetadata: (_ permanentID: (ManagedObject) -> ObjectID?) throws -> [String: String?]
     ) throws -> ChangeSet? {
+        try requireStoreContext("save store metadata or runs")
         guard hasChanges || !metadata.isEmpty || run != nil else { return nil }
         guard !store.isReadOnly else { throw StoreError(.readOnly, path: store.location.description) }
-        var plan = SavePlan(
-            inserted: insertedList.filter { $0.isInserted && !$0.isDeleted },
-            updated: updatedList.filter { $0.isUpdated && !$0.isDeleted && !$0.isInserted },
-            deleted: deletedList.filter { $0.isDeleted && !$0.isInserted },
-            touched: touchedList.filter { $0.isTouched && !$0.isUpdated && !$0.isDeleted && !$0.isInserted })
+        var plan = pendingSavePlan()
         try validate(plan)
         try PersistentStore.sqlite(store.location.description) {
             let write = { [self] in
@@ -92,7 +96,18 @@ extension ObjectContext {
         return failures
     }
 
-    private func validate(_ plan: SavePlan) throws {
+    /// What a save of the context's pending changes writes: inserted objects not deleted again,
+    /// updated, deleted and touched objects that are not also in an earlier list.
+    func pendingSavePlan() -> SavePlan {
+        SavePlan(
+            inserted: insertedList.filter { $0.isInserted && !$0.isDeleted },
+            updated: updatedList.filter { $0.isUpdated && !$0.isDeleted && !$0.isInserted },
+            deleted: deletedList.filter { $0.isDeleted && !$0.isInserted },
+            touched: touchedList.filter { $0.isTouched && !$0.isUpdated && !$0.isDeleted && !$0.isInserted })
+    }
+
+    /// Checks every object `plan` writes against the model's rules; throws every failure at once.
+    func validate(_ plan: SavePlan) throws {
         var validator = SaveValidator()
         var failures: [ValidationFailure] = []
         for object in plan.inserted + plan.updated {
@@ -201,7 +216,7 @@ extension ObjectContext {
             statement.bind(key, at: 1)
             statement.bind(layout.number(of: object.entity), at: 2)
             statement.bind(Int64(1), at: 3)
-            bindData(of: object, rows: rows, to: statement, from: 4, plan: plan)
+            bindData(of: object, values: object.values, rows: rows, to: statement, from: 4, plan: plan)
             do {
                 try statement.execute()
             } catch let error as SQLiteError where error.isUniqueConstraintViolation {
@@ -211,31 +226,59 @@ extension ObjectContext {
         }
     }
 
+    /// Writes the rows of updated objects. A row changed by someone else since the object read it
+    /// (its version moved on) fails the save (`.error`), is overwritten (`.objectWins`), or keeps
+    /// its stored attribute values while the object's relationship changes are written
+    /// (`.storeWins`; the object takes the stored values after the commit).
     private func writeUpdates(_ plan: inout SavePlan) throws {
         for object in plan.updated where !object.isFault {
             guard let key = object.objectID.primaryKey else { continue }
-            let checkVersion = mergePolicy == .error ? object.rowVersion : nil
+            let identity = ObjectIdentifier(object)
+            let checkVersion = mergePolicy == .objectWins ? nil : object.rowVersion
             if try updateRow(of: object, key: key, version: checkVersion, plan: plan) {
-                plan.versions[ObjectIdentifier(object)] = object.rowVersion + 1
+                plan.versions[identity] = object.rowVersion + 1
             } else if mergePolicy == .error {
                 throw ObjectValidationError(failures: [
                     ValidationFailure(entity: object.entity.name, objectID: object.objectID, rule: .rowVersionConflict)
                 ])
+            } else {
+                let (values, version) = try storedAttributes(of: object, key: key)
+                try updateRow(of: object, key: key, version: version, values: values, plan: plan)
+                plan.versions[identity] = version + 1
+                plan.storedValues[identity] = values
             }
         }
     }
 
-    /// Writes all data columns of `object` to row `key`; with `version`, only if the row still has it.
-    /// Returns whether a row was written.
+    /// The attribute values row `key` holds for `object` now (its transient values as they are)
+    /// and the row's version.
+    private func storedAttributes(of object: ManagedObject, key: Int64) throws -> ([AttributeValue?], Int64) {
+        let rows = layout.rows(of: object.entity)
+        let statement = try connection.cachedStatement(rows.selectSQL)
+        defer { statement.reset() }
+        statement.bind(key, at: 1)
+        guard try statement.step() else {
+            throw ObjectError(.notFound, entity: object.entity.name, objectID: object.objectID)
+        }
+        let mapping = RowMapping.forSingleRow(rows)
+        var values = object.values
+        readAttributes(into: &values, of: object.entity, from: statement, mapping: mapping, rows: rows)
+        return (values, statement.int64(mapping.versionColumn))
+    }
+
+    /// Writes all data columns of `object` to row `key` (its attribute values, or `values`);
+    /// with `version`, only if the row still has it. Returns whether a row was written.
     @discardableResult
-    private func updateRow(of object: ManagedObject, key: Int64, version: Int64?, plan: SavePlan) throws -> Bool {
+    private func updateRow(
+        of object: ManagedObject, key: Int64, version: Int64?, values: [AttributeValue?]? = nil, plan: SavePlan
+    ) throws -> Bool {
         let rows = layout.rows(of: object.entity)
         let sql = version == nil ? rows.updateSQL : rows.updateSQL + " AND \(layout.versionColumn) = ?"
         let statement = try connection.cachedStatement(sql)
         defer { statement.reset() }
         let nextVersion = (version ?? object.rowVersion) + 1
         statement.bind(nextVersion, at: 1)
-        let next = bindData(of: object, rows: rows, to: statement, from: 2, plan: plan)
+        let next = bindData(of: object, values: values ?? object.values, rows: rows, to: statement, from: 2, plan: plan)
         statement.bind(key, at: next)
         if let version { statement.bind(version, at: next + 1) }
         do {
@@ -257,16 +300,16 @@ extension ObjectContext {
         return statement.int64(0)
     }
 
-    /// Binds attribute values, foreign keys, then the companions' destination entity numbers
-    /// from parameter `first`; returns the next parameter index.
+    /// Binds `values` (attribute values by slot), `object`'s foreign keys, then the companions'
+    /// destination entity numbers from parameter `first`; returns the next parameter index.
     @discardableResult
     private func bindData(
-        of object: ManagedObject, rows: EntityRowLayout, to statement: SQLiteStatement, from first: Int32,
-        plan: SavePlan
+        of object: ManagedObject, values: [AttributeValue?], rows: EntityRowLayout, to statement: SQLiteStatement,
+        from first: Int32, plan: SavePlan
     ) -> Int32 {
         var parameter = first
         for slot in rows.storedAttributes {
-            statement.bind(object.values[slot], at: parameter, encoding: layout.values)
+            statement.bind(values[slot], at: parameter, encoding: layout.values)
             parameter += 1
         }
         for slot in rows.foreignKeys {
@@ -379,28 +422,27 @@ extension ObjectContext {
 
     private func finishSave(_ plan: SavePlan) -> ChangeSet {
         var changes = ChangeSet()
+        // Only a context with children keeps the pairs: they adopt the permanent IDs.
+        var madePermanent: [ObjectID: ObjectID]? = nesting.childrenLedger == nil ? nil : [:]
         for object in plan.inserted {
             let identity = ObjectIdentifier(object)
             guard let key = plan.keys[identity] else { continue }
-            let temporary = object.objectID
             let permanent = ObjectID(storeUUID: store.identifier, entityID: layout.number(of: object.entity), key: key)
-            registered.removeValue(forKey: temporary)
-            permanentIDs[temporary] = permanent
-            object.objectID = permanent
+            madePermanent?[object.objectID] = permanent
+            reregister(object, as: permanent)
             object.isInserted = false
             if plan.merged.contains(identity) {
-                if let other = registered[permanent], other !== object { turnIntoFault(other) }
-                registered[permanent] = object
                 changes.updated.insert(permanent)
                 if mergePolicy == .storeWins { turnIntoFault(object) }
             } else {
-                registered[permanent] = object
                 changes.inserted.insert(permanent)
             }
             object.rowVersion = plan.versions[identity] ?? object.rowVersion + 1
         }
         for object in plan.updated {
-            if let version = plan.versions[ObjectIdentifier(object)] { object.rowVersion = version }
+            let identity = ObjectIdentifier(object)
+            if let version = plan.versions[identity] { object.rowVersion = version }
+            if let values = plan.storedValues[identity] { object.values = values }
             changes.updated.insert(object.objectID)
         }
         for object in plan.deleted {
@@ -414,6 +456,7 @@ extension ObjectContext {
             object.reorderedRelationships = []
         }
         clearChangeLists()
+        if let madePermanent { publishPermanentIDs(madePermanent) }
         return changes
     }
 }
@@ -434,6 +477,9 @@ struct SavePlan {
     var merged: Set<ObjectIdentifier> = []
     /// New row versions.
     var versions: [ObjectIdentifier: Int64] = [:]
+    /// The stored attribute values that stay, under `.storeWins`, for updated objects whose rows
+    /// changed in the store since they were read.
+    var storedValues: [ObjectIdentifier: [AttributeValue?]] = [:]
 
     init(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject], touched: [ManagedObject]) {
         self.inserted = inserted

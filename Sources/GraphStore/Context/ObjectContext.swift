@@ -1,8 +1,9 @@
 // A context: the scratchpad where objects are inserted, fetched, changed and deleted, then saved
-// to the store in one transaction.
+// to the store in one transaction — or, for a child context, into its parent context.
 // Invariants: one object per row per context (uniquing through `registered`); the context and its
 // objects are not Sendable — they stay in the isolation domain that owns the context
-// (`BackgroundContext`'s executor or the main actor); only `ObjectID`s and values cross.
+// (`BackgroundContext`'s executor or the main actor); only `ObjectID`s and values cross, between
+// contexts and between a child and its parent alike.
 import Foundation
 
 /// A working context over a ``PersistentStore``.
@@ -39,13 +40,21 @@ public final class ObjectContext {
     var joinChanges: [String: JoinTableChanges] = [:]
     /// Temporary IDs of objects saved since the last reset, so old IDs still resolve.
     var permanentIDs: [ObjectID: ObjectID] = [:]
+    /// Whether this context saves into a parent context, and what it shares with its family.
+    var nesting: ContextNesting
 
     /// A context with its own connection to `store`.
-    public init(store: PersistentStore) throws {
+    public convenience init(store: PersistentStore) throws {
+        try self.init(store: store, nesting: ContextNesting())
+    }
+
+    /// A context over `store` with its own connection, placed by `nesting` (a root context or a child).
+    init(store: PersistentStore, nesting: ContextNesting) throws {
         self.store = store
         self.connection = try store.makeConnection()
         try SQLFunctions.register(on: connection)
         self.layout = store.layout
+        self.nesting = nesting
     }
 
     deinit {
@@ -83,7 +92,13 @@ public final class ObjectContext {
     public func insert(_ entity: ModelEntity) throws -> ManagedObject {
         guard !entity.isAbstract else { throw ObjectError(.abstractEntity, entity: entity.name) }
         guard !store.isReadOnly else { throw ObjectError(.readOnly, entity: entity.name) }
-        let id = ObjectID.temporary(storeUUID: store.identifier, entityID: layout.number(of: entity))
+        return insertObject(
+            of: entity, id: ObjectID.temporary(storeUUID: store.identifier, entityID: layout.number(of: entity)))
+    }
+
+    /// Registers a new inserted object of `entity` under the temporary ID `id`, with the
+    /// attributes' default values.
+    func insertObject(of entity: ModelEntity, id: ObjectID) -> ManagedObject {
         let object = ManagedObject(entity: entity, objectID: id, context: self, isFault: false)
         object.values = entity.attributes.map(\.declaration.defaultValue)
         object.toOneLoaded = Array(repeating: true, count: entity.relationships.count)
@@ -104,10 +119,16 @@ public final class ObjectContext {
 
     /// The object for `id`: the registered one, or a fault that loads when first used
     /// (it is not checked against the store; see ``existingObject(with:)``).
+    ///
+    /// In a child context, `id` may also be a temporary ID of an object its parent (or an
+    /// ancestor) holds unsaved; an object saved since then is found by its old temporary ID too.
     public func object(with id: ObjectID) throws -> ManagedObject {
+        if hasParent { adoptPermanentIDs() }
         let id = permanentIDs[id] ?? id
         if let object = registered[id] { return object }
-        guard id.storeUUID == store.identifier, !id.isTemporary, let entity = layout.entity(number: id.entityID) else {
+        guard id.storeUUID == store.identifier, !id.isTemporary || hasParent,
+            let entity = layout.entity(number: id.entityID)
+        else {
             throw ObjectError(.foreignID, entity: layout.entity(number: id.entityID)?.name ?? "?", objectID: id)
         }
         return registeredObject(entity: entity, key: id.key)

@@ -34,6 +34,9 @@ public struct ObjectError: Error, Sendable, CustomStringConvertible {
         case otherContext
         /// A set-based write was asked of a context holding unsaved changes.
         case unsavedChanges
+        /// A child context was asked for something only a context of the store does (the
+        /// operation is named): its changes go to its parent, not to the store.
+        case childContext(String)
     }
 
     /// What went wrong.
@@ -70,6 +73,9 @@ public struct ObjectError: Error, Sendable, CustomStringConvertible {
         case .readOnly: reason = "the store is open read-only"
         case .otherContext: reason = "the object belongs to another context"
         case .unsavedChanges: reason = "the context has unsaved changes; save them before writing rows"
+        case .childContext(let operation):
+            reason =
+                "a child context cannot \(operation); its changes go to its parent, so do it in a context of the store"
         }
         return "\(subject): \(reason)"
     }

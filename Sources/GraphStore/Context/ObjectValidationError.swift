@@ -28,6 +28,9 @@ public enum ValidationRule: Sendable, Hashable, CustomStringConvertible {
     case deleteDenied
     /// The row changed in the store since the object was read (row version mismatch).
     case rowVersionConflict
+    /// A child context's save: the parent context changed or deleted the object since the child
+    /// read it.
+    case parentChanged
 
     /// The rule in words.
     public var description: String {
@@ -45,6 +48,7 @@ public enum ValidationRule: Sendable, Hashable, CustomStringConvertible {
         case .uniqueConstraint(let keys): "duplicates another object's [" + keys.joined(separator: ", ") + "]"
         case .deleteDenied: "still has destinations (deny delete rule)"
         case .rowVersionConflict: "was changed in the store by someone else"
+        case .parentChanged: "was changed or deleted in the parent context since this context read it"
         }
     }
 }

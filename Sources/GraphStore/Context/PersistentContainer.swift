@@ -12,7 +12,8 @@
 public final class PersistentContainer: Sendable {
     /// The store.
     public let store: PersistentStore
-    /// The context for the main actor (user-interface work).
+    /// The context for the main actor (user-interface work). Editors work on a child of it
+    /// (``ObjectContext/newChildContext(name:)``), saved into it or dropped.
     @MainActor public let viewContext: ObjectContext
 
     /// A container over `store`, with its view context.

@@ -64,6 +64,12 @@ final class ToManyState {
         members.insert(object, at: destination)
     }
 
+    /// Puts the members in the order of `arranged`, which holds exactly the same objects (loaded
+    /// ordered relationships only).
+    func arrange(_ arranged: [ManagedObject]) {
+        members = arranged
+    }
+
     /// Fills a fault with the stored members, then applies the pending changes.
     func load(stored: [ManagedObject]) {
         let pending = members

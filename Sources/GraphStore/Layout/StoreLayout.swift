@@ -230,6 +230,11 @@ package final class StoreLayout: Sendable {
     package var journalTable: String {
         rules.journalTable
     }
+
+    /// The table of the seed record of `root`'s table (SeedRecord).
+    package func seedRecordTable(ofRoot root: ModelEntity) -> String {
+        rules.seedRecordTable(of: table(of: root))
+    }
 }
 
 extension StoreLayout {

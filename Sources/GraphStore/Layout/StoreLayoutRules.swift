@@ -54,6 +54,9 @@ package protocol StoreLayoutRules: Sendable {
     var reservedPrefix: String { get }
     /// The table of the run journal's undo log (docs/Architecture.md "Runs").
     var journalTable: String { get }
+    /// The table of the seed record of the entity table `table` (SeedRecord; docs/StoreFormat.md
+    /// "Seed record"): an extra table, made only in seeds and in stores a seed was brought into.
+    func seedRecordTable(of table: String) -> String
 
     /// Every name of the store of `model`.
     func names(for model: ObjectModel) -> LayoutNames

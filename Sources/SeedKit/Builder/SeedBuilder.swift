@@ -1,8 +1,14 @@
-// Seed builds (docs/FirstLaunch.md): run a plan into a temporary file, validate the whole graph, write the
-// seed's metadata (version, model hash, source checksums, generator), build indexes, ANALYZE,
-// VACUUM, switch to a single-file journal, and rename the result into place atomically.
+// Seed builds (docs/FirstLaunch.md): run a plan into a temporary file, validate the whole graph,
+// write the seed's metadata (version, model hash, source checksums, generator) and its seed record
+// (each object's identity and fingerprints, so a copy of it knows where its objects came from),
+// build indexes, ANALYZE, VACUUM, switch to a single-file journal, and rename the result into
+// place atomically.
+// Cancellation: cancelling the building task stops the import between batches (the importer
+// removes the file it was creating), or the finishing steps between pages and steps; the
+// temporary file is then removed and the output is untouched.
 // Invariants: the same inputs give a byte-identical file (no timestamps or random UUIDs: the
-// store UUID is derived from the inputs); the output path never holds a half-built file.
+// store UUID is derived from the inputs); the output path never holds a half-built file, and a
+// build that fails or is cancelled leaves no temporary file (nor its side files) behind.
 import Crypto
 import Foundation
 import GraphStore
@@ -38,7 +44,12 @@ public struct SeedBuilder: Sendable {
     /// Builds the seed at `output` (default: the plan's `store:`), reporting the import's
     /// progress to `progress` (on another task, in order).
     ///
-    /// - Throws: ``SeedBuildError``, `ImportFailure` or `PlanErrors` (from SeedImport); the output is untouched.
+    /// Cancelling the task stops the build between batches (or between the finishing steps) and
+    /// throws `CancellationError`: nothing is written at `output` and no temporary file remains.
+    /// A build whose result was already moved into place is complete and returns normally.
+    ///
+    /// - Throws: ``SeedBuildError``, `ImportFailure` or `PlanErrors` (from SeedImport), or
+    ///   `CancellationError`; the output is untouched.
     public func build(
         to output: String? = nil, progress: @escaping @Sendable (ImportProgress) -> Void = { _ in }
     ) async throws -> Result {
@@ -48,55 +59,74 @@ public struct SeedBuilder: Sendable {
         }
         let temporary = target + ".building"
         try? StoreFiles.remove(temporary)
-        let checksums = try sourceChecksums(file.plan)
-        var options = ImportOptions()
-        options.store = temporary
-        options.newStoreUUID = try derivedUUID(plan: file.plan, checksums: checksums)
-        options.newStoreWithoutWAL = true
-        let model = try ValidatedPlan.model(for: file.plan, store: temporary)
-        let importer = Importer(plan: try ValidatedPlan(file, model: model, path: planFile), options: options)
-        let watcher = Task {
-            for await step in importer.progress { progress(step) }
-        }
-        var report: ImportReport
         do {
-            report = try await importer.run()
+            let checksums = try sourceChecksums(file.plan)
+            var report = try await importSources(
+                file, into: temporary, uuid: try derivedUUID(plan: file.plan, checksums: checksums), progress: progress)
             report.store = target
-            _ = await watcher.value
-        } catch {
-            // A run that fails before it starts never ends the progress stream.
-            watcher.cancel()
-            _ = await watcher.value
-            throw error
-        }
-        do {
-            try finalize(temporary, plan: file.plan, checksums: checksums)
-            guard rename(temporary, target) == 0 else {
-                throw SeedBuildError("cannot move the built store to \(target): \(String(cString: strerror(errno)))")
+            let plan = file.plan
+            try await BlockingWork.run(name: "seedkit.build") { _ in
+                try finalize(temporary, plan: plan, checksums: checksums)
+                try BlockingWork.checkCancellation()
+                guard rename(temporary, target) == 0 else {
+                    throw SeedBuildError(
+                        "cannot move the built store to \(target): \(String(cString: strerror(errno)))")
+                }
             }
+            return Result(report: report, path: target, checksum: try Self.checksum(ofFile: target))
         } catch {
             try? StoreFiles.remove(temporary)
             throw error
         }
-        return Result(report: report, path: target, checksum: try Self.checksum(ofFile: target))
     }
 
-    /// Validates every object, writes the seed metadata, and compacts the store into one file.
+    /// Runs the plan `file` (read once) into a new store at `path` with the store UUID `uuid`,
+    /// forwarding progress.
+    private func importSources(
+        _ file: PlanFile, into path: String, uuid: UUID, progress: @escaping @Sendable (ImportProgress) -> Void
+    ) async throws -> ImportReport {
+        var options = ImportOptions()
+        options.store = path
+        options.newStoreUUID = uuid
+        options.newStoreWithoutWAL = true
+        let model = try ValidatedPlan.model(for: file.plan, store: path)
+        let importer = Importer(plan: try ValidatedPlan(file, model: model, path: planFile), options: options)
+        let watcher = Task {
+            for await step in importer.progress { progress(step) }
+        }
+        do {
+            let report = try await importer.run()
+            await watcher.value
+            return report
+        } catch {
+            // A run that fails before it starts never ends the progress stream.
+            watcher.cancel()
+            await watcher.value
+            throw error
+        }
+    }
+
+    /// Validates every object, writes the seed metadata and record, and compacts the store into one file,
+    /// stopping between pages and steps when the build is cancelled (on its BlockingWork thread).
     private func finalize(_ path: String, plan: ImportPlan, checksums: [String: String]) throws {
         var single = StoreOptions()
         single.writeAheadLog = false
         let store = try PersistentStore.open(at: path, options: single)
         try validateGraph(store)
+        try BlockingWork.checkCancellation()
         var metadata: [String: String?] = [
             "seed.sources": Self.json(checksums), "seed.generator": Self.generator,
         ]
         if let version = plan.seedVersion { metadata["seed.version"] = version }
         try store.setMetadata(metadata)
+        try store.recordSeedObjects()
         if try store.metadata()[StoreMetadata.Key.indexesPending] != nil { try store.createIndexes() }
+        try BlockingWork.checkCancellation()
         try store.compactForShipping()
     }
 
-    /// Checks every object of every entity against the model's rules, a page at a time.
+    /// Checks every object of every entity against the model's rules, a page at a time (the
+    /// build's cancellation is checked before each page).
     private func validateGraph(_ store: PersistentStore) throws {
         let context = try ObjectContext(store: store)
         var failures: [ValidationFailure] = []
@@ -105,6 +135,7 @@ public struct SeedBuilder: Sendable {
             while case let page = try context.fetchPage(of: entity.name, after: last, limit: 2000),
                 let final = page.last
             {
+                try BlockingWork.checkCancellation()
                 failures += try context.validationFailures(of: page)
                 last = final.objectID.key
                 context.reset()

@@ -1,8 +1,8 @@
 // The files a first launch creates or finds beside the user's store, and how leftovers of a
 // killed launch are cleared.
-// Invariants: the temporary copy and the private seed copy live in the store's own directory
-// (so a rename is atomic and never crosses file systems); they are only ever created by a
-// loader holding the directory lock, so one found while holding it is a leftover.
+// Invariants: the temporary copy lives in the store's own directory (so a rename is atomic and
+// never crosses file systems); it is only ever created by a loader holding the directory lock,
+// so one found while holding it is a leftover.
 import Foundation
 import GraphStore
 
@@ -20,17 +20,14 @@ struct LoaderFiles: Sendable {
     /// Where a new store is written before it is renamed into place.
     var temporaryCopy: String { store + ".seedkit-copy" }
 
-    /// The private copy of the seed a merge reads from (see ``SeedMerge``).
-    var mergeSource: String { store + ".seedkit-seed" }
-
     /// Whether the user's store exists.
     var storeExists: Bool { FileManager.default.fileExists(atPath: store) }
 
-    /// Removes what a killed launch may have left: the temporary copy and the private seed copy,
-    /// with their side files.
+    /// Removes what a killed, failed or cancelled launch may have left: the temporary copy, with
+    /// its side files.
     func removeLeftovers() throws {
         do {
-            for path in [temporaryCopy, mergeSource] { try StoreFiles.remove(path) }
+            try StoreFiles.remove(temporaryCopy)
         } catch let error as StoreError {
             throw SeedLoadError(.fileSystem, error.description)
         }

@@ -1,5 +1,4 @@
 // What one SeedLoader.prepare() call did.
-import DeepCopy
 import SeedImport
 
 extension SeedLoader {
@@ -16,8 +15,9 @@ extension SeedLoader {
         /// There was no store: the seed was copied into place (with its version, if it has one).
         case copiedSeed(version: String?)
         /// The store's seed version was older, missing or different: the seed store was merged in
-        /// by deep copy, and the store now carries `version`.
-        case merged(version: String, report: CopyReport)
+        /// by deep copy (as ``SeedLoaderOptions/upgradePolicy`` says), and the store now carries
+        /// `version`.
+        case merged(version: String, report: SeedMergeReport)
         /// The plan's sources were imported (into a new store moved into place, or into the
         /// user's store); the store now carries the plan's version, if it has one.
         case imported(version: String?, report: ImportReport)

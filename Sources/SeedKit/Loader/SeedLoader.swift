@@ -2,8 +2,9 @@
 // from the store's metadata — never from a flag set too early.
 //
 //   user store                          action
-//   none                                copy the seed (temp file, fsync, atomic rename), or
-//                                       import the plan's sources into a new store likewise
+//   none                                copy the seed (temp file, its seed record, fsync,
+//                                       atomic rename), or import the plan's sources into a new
+//                                       store likewise
 //   seed.version missing/older/different merge the seed by deep copy (or import the plan);
 //                                       the version is written with the last batch
 //   seed.version the same               nothing (one metadata read)
@@ -33,7 +34,8 @@ import SeedImport
 ///
 /// `prepare()` is safe to call on every launch, from several tasks or processes at once, and
 /// again after a crash or kill at any point. Cancelling its task stops the work between batches
-/// and leaves the store as it was.
+/// (or chunks of a copy) and leaves the store as it was: no store when there was none, the
+/// user's store unchanged otherwise.
 public final class SeedLoader: Sendable {
     /// The bundled seed.
     public let seed: SeedSource
@@ -64,43 +66,29 @@ public final class SeedLoader: Sendable {
     public func prepare() async throws -> Outcome {
         defer { continuation.finish() }
         let files = LoaderFiles(store: store)
-        let cancellation = CancellationFlag()
-        return try await withTaskCancellationHandler {
-            try files.createDirectory()
-            return try await DirectoryLock.withLock(on: files.directory) {
-                try files.removeLeftovers()
-                let storeMetadata = files.storeExists ? try PersistentStore.metadata(at: store) : nil
-                let outcome: Outcome
-                switch seed {
-                case .store(let path):
-                    outcome = try await load(store: path, into: storeMetadata, files: files, cancellation: cancellation)
-                case .plan(let path):
-                    outcome = try await load(plan: path, into: storeMetadata, files: files, cancellation: cancellation)
-                }
-                emit(Progress(phase: .finished, completed: 1, total: 1, step: 1))
-                return outcome
+        try files.createDirectory()
+        return try await DirectoryLock.withLock(on: files.directory) {
+            try files.removeLeftovers()
+            let storeMetadata = files.storeExists ? try PersistentStore.metadata(at: store) : nil
+            let outcome: Outcome
+            switch seed {
+            case .store(let path): outcome = try await load(store: path, into: storeMetadata, files: files)
+            case .plan(let path): outcome = try await load(plan: path, into: storeMetadata, files: files)
             }
-        } onCancel: {
-            cancellation.cancel()
+            emit(Progress(phase: .finished, completed: 1, total: 1, step: 1))
+            return outcome
         }
     }
 
     // MARK: - Seed stores
 
-    private func load(
-        store seedPath: String, into storeMetadata: StoreMetadata?, files: LoaderFiles, cancellation: CancellationFlag
-    ) async throws -> Outcome {
+    private func load(store seedPath: String, into storeMetadata: StoreMetadata?, files: LoaderFiles) async throws
+        -> Outcome
+    {
         guard let storeMetadata else {
             let seedMetadata = try PersistentStore.metadata(at: seedPath)
             try requireCompatible(ModelFingerprint(metadata: seedMetadata, owner: "the seed \(seedPath)"), with: nil)
-            let emit = self.emit
-            try await BlockingWork.run(name: "seedkit.loader") { _ in
-                try DurableFile.copy(from: seedPath, to: files.temporaryCopy, sync: true) { copied, total, chunk in
-                    emit(Progress(phase: .copying, completed: copied, total: total, step: chunk))
-                    try cancellation.check()
-                }
-                try DurableFile.install(files.temporaryCopy, at: files.store)
-            }
+            try await copy(seedPath, into: files)
             return .copiedSeed(version: seedMetadata["seed.version"])
         }
         var seedMetadata: StoreMetadata?
@@ -116,24 +104,44 @@ public final class SeedLoader: Sendable {
         }
         let seed = try seedMetadata ?? PersistentStore.metadata(at: seedPath)
         try requireCompatible(ModelFingerprint(metadata: seed, owner: "the seed \(seedPath)"), with: storeMetadata)
-        let merge = SeedMerge(
-            files: files, seed: seedPath, version: version, options: options, cancellation: cancellation, emit: emit)
+        let merge = SeedMerge(files: files, seed: seedPath, version: version, options: options, emit: emit)
         let report = try await BlockingWork.run(name: "seedkit.loader") { _ in try merge.run() }
         return .merged(version: version, report: report)
     }
 
+    /// Copies the seed file into place: a chunked copy to the temporary file (stopping between
+    /// chunks when cancelled, the partial file removed), its seed record when the seed carries
+    /// none, fsync, then the atomic rename.
+    private func copy(_ seedPath: String, into files: LoaderFiles) async throws {
+        let emit = self.emit
+        try await BlockingWork.run(name: "seedkit.loader") { cancellation in
+            try DurableFile.copy(from: seedPath, to: files.temporaryCopy, sync: false) { copied, total, chunk in
+                emit(Progress(phase: .copying, completed: copied, total: total, step: chunk))
+                try cancellation.check()
+            }
+            do {
+                try NewStoreRecord.write(at: files.temporaryCopy)
+                try DurableFile.sync(files.temporaryCopy)
+                try cancellation.check()
+                try DurableFile.install(files.temporaryCopy, at: files.store)
+            } catch {
+                try? files.removeLeftovers()
+                throw error
+            }
+        }
+    }
+
     // MARK: - Plans
 
-    private func load(
-        plan planPath: String, into storeMetadata: StoreMetadata?, files: LoaderFiles, cancellation: CancellationFlag
-    ) async throws -> Outcome {
+    private func load(plan planPath: String, into storeMetadata: StoreMetadata?, files: LoaderFiles) async throws
+        -> Outcome
+    {
         let file = try PlanFile.load(from: planPath)
         let plan = file.plan
         let planModel = try plan.model.map { try ModelLoader.load(from: plan.resolve($0)) }
         let seedModel = planModel.map { ModelFingerprint(model: $0, owner: "the plan \(planPath)") }
         let work = SeedPlanImport(
-            files: files, plan: file, planFile: planPath, model: planModel, options: options,
-            cancellation: cancellation, emit: emit)
+            files: files, plan: file, planFile: planPath, model: planModel, options: options, emit: emit)
         guard let storeMetadata else {
             if let seedModel { try requireCompatible(seedModel, with: nil) }
             return .imported(version: plan.seedVersion, report: try await work.intoNewStore())

@@ -1,6 +1,5 @@
 // How SeedLoader checks and merges: the app's model, the seed's version when known up front, the
-// conflict policy of a merge, batch size and a synchronous progress callback.
-import DeepCopy
+// upgrade policy of a merge, batch size and a synchronous progress callback.
 import GraphStore
 
 /// Options of a ``SeedLoader``.
@@ -9,7 +8,7 @@ import GraphStore
 /// var options = SeedLoaderOptions()
 /// options.model = try ModelLoader.load(from: modelPath)   // seed and store must match the app
 /// options.seedVersion = "2026.11"                          // same version: only the store is read
-/// options.onConflict = .keep                               // the user's edits win (the default)
+/// options.upgradePolicy = .respectUserChanges            // the user's edits win (the default)
 /// ```
 public struct SeedLoaderOptions: Sendable {
     /// The app's model. When set, the seed (and a store being merged into) must have this
@@ -19,11 +18,11 @@ public struct SeedLoaderOptions: Sendable {
     /// costs one metadata read of the store; without it, the seed's own `seed.version` (or the
     /// plan's `seed:`) is read too.
     public var seedVersion: String?
-    /// What a merged seed object does when the user's store already holds an object with its
-    /// key: `.keep` (default) leaves the user's object as it is, `.update` overwrites its
-    /// attributes with the seed's, `.fail` stops the merge (nothing of it remains). Plans use
-    /// their own `onConflict` per source.
-    public var onConflict: CopyConflictPolicy = .keep
+    /// What merging a newer seed store does to the seed objects already in the user's store:
+    /// ``SeedUpgradePolicy/respectUserChanges`` (default) keeps what the user changed and
+    /// deleted, ``SeedUpgradePolicy/seedWins`` lets the seed's values and objects win. Plans
+    /// use their own `onConflict` per source instead.
+    public var upgradePolicy = SeedUpgradePolicy.respectUserChanges
     /// Objects per merged batch, or records per imported batch (nil: the deep copy's default,
     /// or the plan's `batchSize`). Each batch is one transaction; cancellation takes effect
     /// between batches.
@@ -33,6 +32,6 @@ public struct SeedLoaderOptions: Sendable {
     /// ``SeedLoader/progress``.
     public var onProgress: (@Sendable (SeedLoader.Progress) -> Void)?
 
-    /// The defaults: no model check, the seed's own version, user objects kept.
+    /// The defaults: no model check, the seed's own version, the user's changes respected.
     public init() {}
 }

@@ -1,5 +1,5 @@
 // `seedkit build PLAN [-o OUT] [--json] [--quiet]`: a fresh, validated, reproducible, single-file
-// seed store.
+// seed store; SIGINT or SIGTERM cancels the build, which leaves OUT as it was and no temporary file.
 import ArgumentParser
 import Foundation
 import SeedImport
@@ -42,7 +42,10 @@ struct BuildCommand: AsyncParsableCommand {
         let result: SeedBuilder.Result
         let display = ProgressDisplay(enabled: !reporting.quiet && !reporting.json)
         do {
-            result = try await SeedBuilder(planFile: plan).build(to: output) { display.show($0) }
+            let (plan, output) = (self.plan, self.output)
+            result = try await SignalCancellation.run {
+                try await SeedBuilder(planFile: plan).build(to: output) { display.show($0) }
+            }
             display.finish()
         } catch let failure as ImportFailure {
             display.finish()
@@ -50,7 +53,7 @@ struct BuildCommand: AsyncParsableCommand {
             throw DataFailure.exit(failure.reason)
         } catch {
             display.finish()
-            throw DataFailure.exit("\(error)")
+            throw DataFailure.exit(error)
         }
         if reporting.json {
             try JSONOutput.print(Report(build: result.report, path: result.path, checksum: result.checksum))

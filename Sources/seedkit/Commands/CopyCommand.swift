@@ -1,22 +1,24 @@
 // `seedkit copy --from SRC --to DST [--entities A,B] [--where "Entity: predicate"]…
 // [--cut Entity.relationship]… [--bring-along Entity.relationship]…
 // [--on-conflict update|keep|fail] [--batch-size N] [--json] [--quiet]`: deep copy of object graphs
-// between stores, with progress on standard error (docs/CLI.md).
+// between stores, with progress on standard error (docs/CLI.md); SIGINT or SIGTERM cancels it
+// between batches, leaving the target as it was.
 import ArgumentParser
 import DeepCopy
 import Foundation
 import GraphStore
 
 /// Copies objects and their relationships from one store into another.
-struct CopyCommand: ParsableCommand {
+struct CopyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "copy",
         abstract: "Deep-copy objects and their relationships into another store, merging by unique keys.",
         discussion: """
             The target is created with the source's model when it does not exist. Objects are \
             matched by their entity's unique constraint; entities without one are copied once each. \
-            A failure leaves the target as it was (a target the copy created is removed); a copy that \
-            was killed is undone by the next copy into the same target before it starts. \
+            A failure, Ctrl-C or SIGTERM leaves the target as it was (a target the copy created is \
+            removed); a copy that was killed is undone by the next copy into the same target before \
+            it starts. \
             A relationship links copied objects to the destinations copied anyway (a link to an \
             object left out stays unset), unless it is cut (--cut) or brings its destinations along \
             (--bring-along).
@@ -98,29 +100,27 @@ struct CopyCommand: ParsableCommand {
             .joined(separator: ".")
     }
 
-    func run() throws {
+    func run() async throws {
         let started = Date()
         let showsProgress = !output.quiet && !output.json
         let display = CopyProgressDisplay(enabled: showsProgress)
         let report: CopyReport
         do {
-            var readOnly = StoreOptions()
-            readOnly.readOnly = true
-            let source = try PersistentStore.open(at: from, options: readOnly)
             var options = try copyOptions()
             if showsProgress { options.batchProgress = { display.show($0) } }
-            if FileManager.default.fileExists(atPath: to) {
-                report = try DeepCopier(from: source, to: try PersistentStore.open(at: to), options: options).run()
-            } else {
-                report = try DeepCopier.copy(from: source, toNewStoreAt: to, options: options)
+            let (from, to) = (self.from, self.to)
+            report = try await SignalCancellation.run { [options] in
+                try await BlockingWork.run(name: "seedkit.copy") { _ in
+                    try Self.copy(from: from, to: to, options: options)
+                }
             }
             display.finish()
         } catch {
             display.finish()
-            if output.json {
+            if output.json && !(error is CancelledBySignal) {
                 try JSONOutput.print(JSONReport(failure: "\(error)", seconds: Date().timeIntervalSince(started)))
             }
-            throw DataFailure.exit("\(error)")
+            throw DataFailure.exit(error)
         }
         if output.json {
             try JSONOutput.print(JSONReport(report))
@@ -129,6 +129,18 @@ struct CopyCommand: ParsableCommand {
             for warning in report.warnings { print("warning: \(warning)") }
             print(String(format: "copied into %@ in %.2f s", to, report.seconds))
         }
+    }
+
+    /// Copies from the store at `from` (read-only) into the store at `to`, or into a new one
+    /// there; run on a thread of its own, so a cancelled task stops it between batches.
+    private static func copy(from: String, to: String, options: DeepCopyOptions) throws -> CopyReport {
+        var readOnly = StoreOptions()
+        readOnly.readOnly = true
+        let source = try PersistentStore.open(at: from, options: readOnly)
+        if FileManager.default.fileExists(atPath: to) {
+            return try DeepCopier(from: source, to: try PersistentStore.open(at: to), options: options).run()
+        }
+        return try DeepCopier.copy(from: source, toNewStoreAt: to, options: options)
     }
 
     /// The copy's options from the flags (checked before any store is written).

@@ -2,6 +2,7 @@
 // object in key order (sub-entities' included, with their entity's name; objects without a
 // unique key with their ID), in a form that imports back through a plan naming only entity and
 // key (and entityField for sub-entities).
+// FILE is written aside and renamed when complete: never half-written (not even by Ctrl-C).
 import ArgumentParser
 import Foundation
 import GraphStore
@@ -41,13 +42,35 @@ struct ExportCommand: ParsableCommand {
         do {
             var options = StoreOptions()
             options.readOnly = true
-            let opened = try PersistentStore.open(at: store, options: options)
-            let count = try Exporter(store: opened, entity: entity, format: chosen).export(to: output)
-            if output != nil {
-                FileHandle.standardError.write(Data("exported \(counted(count, "\(entity) object"))\n".utf8))
+            let exporter = try Exporter(
+                store: try PersistentStore.open(at: store, options: options), entity: entity, format: chosen)
+            guard let output else {
+                _ = try exporter.export(to: nil)
+                return
             }
+            let count = try Self.export(with: exporter, to: output)
+            FileHandle.standardError.write(Data("exported \(counted(count, "\(entity) object"))\n".utf8))
         } catch {
             throw DataFailure.exit("\(error)")
+        }
+    }
+
+    /// Writes the export to `FILE.seedkit-export` and renames it to `output` when complete, so
+    /// `output` is never half-written: a failure, Ctrl-C or SIGTERM removes the temporary file and
+    /// leaves `output` as it was. Returns the objects written.
+    private static func export(with exporter: Exporter, to output: String) throws -> Int {
+        let temporary = output + ".seedkit-export"
+        do {
+            let count = try SignalCancellation.endingAtOnce(cleanup: { unlink(temporary) }) {
+                try exporter.export(to: temporary)
+            }
+            guard rename(temporary, output) == 0 else {
+                throw StoreError(.fileSystem("cannot write: \(String(cString: strerror(errno)))"), path: output)
+            }
+            return count
+        } catch {
+            unlink(temporary)
+            throw error
         }
     }
 }

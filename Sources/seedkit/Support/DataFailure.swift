@@ -1,5 +1,6 @@
 // How a command reports a data or validation failure: one line on stderr, exit code 1.
-// Usage errors are ArgumentParser's `ValidationError`s, which exit with code 2.
+// Usage errors are ArgumentParser's `ValidationError`s, which exit with code 2; work a signal
+// cancelled passes through, for the root command to report (SignalCancellation).
 import ArgumentParser
 import Foundation
 
@@ -11,6 +12,13 @@ enum DataFailure {
     static func exit(_ message: String) -> ExitCode {
         report(message)
         return ExitCode(1)
+    }
+
+    /// The error to throw for `error`, a command's failure: work a signal cancelled
+    /// (``CancelledBySignal``) as it is, for the root command to report; anything else as a data
+    /// failure whose message is its description.
+    static func exit(_ error: any Error) -> any Error {
+        error is CancelledBySignal ? error : exit("\(error)")
     }
 
     /// Writes `seedkit: <message>` to standard error as one line, for a failure among several

@@ -1,5 +1,6 @@
-// Runs an import for a command (`import`, later `build`), drawing progress and printing the
-// report as text or JSON; failures become one line on stderr and exit code 1.
+// Runs an import for `seedkit import`, drawing progress and printing the report as text or JSON;
+// failures become one line on stderr and exit code 1; SIGINT and SIGTERM cancel the run
+// (SignalCancellation), which leaves the store as it was.
 import ArgumentParser
 import Foundation
 import SeedImport
@@ -18,17 +19,21 @@ enum ImportRunner {
         let watcher = Task {
             for await step in importer.progress { display.show(step) }
         }
+        let report: ImportReport
         do {
-            let report = try await importer.run()
-            _ = await watcher.value
+            report = try await SignalCancellation.run { try await importer.run() }
+            await watcher.value
             display.finish()
-            try print(report, output: output, dryRun: options.dryRun)
-        } catch let failure as ImportFailure {
-            _ = await watcher.value
+        } catch {
+            // A run that fails before it starts never ends the progress stream.
+            watcher.cancel()
+            await watcher.value
             display.finish()
+            guard let failure = error as? ImportFailure else { throw error }
             if output.json { try JSONOutput.print(failure.report) }
             throw DataFailure.exit(failure.reason)
         }
+        try print(report, output: output, dryRun: options.dryRun)
     }
 
     private static func print(_ report: ImportReport, output: OutputOptions, dryRun: Bool) throws {

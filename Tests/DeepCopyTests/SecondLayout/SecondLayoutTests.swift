@@ -186,4 +186,51 @@ import Testing
         #expect(report.entities["Plant"]?.updated == 1)
         #expect(try StoreDiff(seedKit, upper).differences() == [])
     }
+
+    /// A copy with a lineage into a store of the second layout keeps its record in that layout's
+    /// tables (`zt_seed_ZPLANT`…), and the next one, from a changed source, respects what the
+    /// target changed and deleted across the two encodings: a decimal the target changed stays,
+    /// the source's new UUID and decimal (converted) are taken, a deleted plant stays deleted.
+    @Test func aLineageCopyKeepsItsRecordInTheTargetsLayout() throws {
+        let folder = try Self.folder()
+        let seedKit = try PersistentStore.open(at: folder + "/SeedKit.sqlite", model: Self.model())
+        try Self.fill(seedKit)
+        var options = DeepCopyOptions()
+        options.lineage = CopyLineage(policy: .keepTargetChanges)
+        let upperPath = folder + "/Upper.sqlite"
+        _ = try DeepCopier.copy(
+            from: seedKit, toNewStoreAt: upperPath, storeOptions: UpperCaseLayout.options, options: options)
+        #expect(
+            try Self.column(
+                "SELECT (SELECT count(*) FROM zt_seed_ZBED) + (SELECT count(*) FROM zt_seed_ZPLANT) + (SELECT count(*) FROM zt_seed_ZLABEL)",
+                in: upperPath) == ["7"])
+
+        let upper = try PersistentStore.open(at: upperPath, options: UpperCaseLayout.options)
+        let target = try ObjectContext(store: upper)
+        let plant = { (name: String, context: ObjectContext) in
+            try #require(try context.fetch(FetchRequest(entityName: "Plant", predicate: .key("name") == name)).first)
+        }
+        try plant("rose", target).set("price", Decimal(3))
+        try target.delete(try plant("fern", target))
+        try target.save()
+        let source = try ObjectContext(store: seedKit)
+        let newCode = UUID(uuidString: "0F0F0F0F-C36C-495A-93FC-0C247A3E6E5F")
+        try plant("rose", source).set("price", Decimal(string: "8.5"))
+        try plant("rose", source).set("code", newCode)
+        try plant("mint", source).set("price", Decimal(string: "2.5"))
+        try source.save()
+
+        let report = try DeepCopier(from: seedKit, to: upper, options: options).run()
+        #expect(report.entities["Plant"]?.updated == 1 && report.entities["Plant"]?.kept == 1)
+        #expect(report.entities["Plant"]?.notRestored == 1 && report.entities["Herb"]?.updated == 1)
+        let after = try ObjectContext(store: upper)
+        #expect(try plant("rose", after).get("price", as: Decimal.self) == Decimal(3))
+        #expect(try plant("rose", after).get("code", as: UUID.self) == newCode)
+        #expect(try plant("mint", after).get("price", as: Decimal.self) == Decimal(string: "2.5"))
+        #expect(try after.fetch(FetchRequest(entityName: "Plant", predicate: .key("name") == "fern")).isEmpty)
+        #expect(
+            try Self.column(
+                "SELECT (SELECT count(*) FROM zt_seed_ZBED) + (SELECT count(*) FROM zt_seed_ZPLANT) + (SELECT count(*) FROM zt_seed_ZLABEL)",
+                in: upperPath) == ["7"])
+    }
 }

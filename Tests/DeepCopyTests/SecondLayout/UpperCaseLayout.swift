@@ -18,6 +18,8 @@ struct UpperCaseLayout: StoreLayoutRules {
     let reservedPrefix = "zt_"
     let journalTable = "zt_undo"
 
+    func seedRecordTable(of table: String) -> String { "zt_seed_" + table }
+
     /// Store options that create a store in this layout.
     static var options: StoreOptions {
         var options = StoreOptions()

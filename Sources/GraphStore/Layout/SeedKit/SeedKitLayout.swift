@@ -3,7 +3,8 @@
 // entity numbers in entity-name order from 1, ordered to-manys kept by their inverse's column
 // plus `<inverse>_position`, many-to-manys and inverse-less to-manys in `Entity_relationship`
 // join tables (`src`, `dst`, `position`, `inverse_position`), dates as seconds since 1970,
-// decimals as exact text, keys above max(pk), metadata in `seedkit_metadata`.
+// decimals as exact text, keys above max(pk), metadata in `seedkit_metadata`, the run journal in
+// `seedkit_undo` and the seed record of a table `T` in `seedkit_seed_T`.
 // The naming rules here are also what the model validator checks names against (a model must
 // fit SeedKit's layout, the default one).
 
@@ -24,6 +25,11 @@ package struct SeedKitLayout: StoreLayoutRules {
     private static let secondJoinColumn = "dst"
 
     package init() {}
+
+    /// `seedkit_seed_T`: the seed record of the table `T`.
+    package func seedRecordTable(of table: String) -> String {
+        reservedPrefix + "seed_" + table
+    }
 
     /// The position column that an ordered to-many adds beside its inverse's foreign key.
     static func orderColumn(forInverse inverseName: String) -> String {
