@@ -79,7 +79,7 @@ final class ImportRun {
             let keys = KeyIndex(
                 capacity: options.limits.keysPerLookup,
                 filterBits: KeyFilter.bits(forInputBytes: inputBytes, limit: options.limits.filterBits),
-                lookups: mappings.lookups.count, lookupNumber: mappings.number(of:))
+                lookups: mappings.lookups.count, indexed: mappings.indexedLookups, lookupNumber: mappings.number(of:))
             let lookup = ObjectLookup(
                 context: context, runKeys: target.existed ? nil : keys, lookupNumber: mappings.number(of:))
             let applier = ObjectApplier(target: target, lookup: lookup, keys: keys, staging: staging)
