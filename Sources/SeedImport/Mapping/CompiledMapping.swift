@@ -116,7 +116,7 @@ final class CompiledMapping: Sendable {
     let entity: ModelEntity
     /// The key lookup, when the mapping has a key.
     let keyLookup: LookupID?
-    /// The key attributes (a subset of `attributes`), in key order.
+    /// The key attributes (a subset of `attributes`, or the run identity alone), in key order.
     let keyAttributes: [CompiledAttribute]
     /// Every mapped attribute (key attributes included).
     let attributes: [CompiledAttribute]

@@ -2,7 +2,7 @@
 // of an entity without a unique key identified by their `object-id` field for the length of a
 // run, so references to them resolve — across batches, forwards and backwards, in a store the
 // run creates and in one that holds data — while nothing of it is stored (a second run inserts
-// them again) and a run using it does not resume.
+// them again) and a run using it does not resume — however few keys the run's key index holds.
 import Foundation
 import GraphStore
 import Testing
@@ -54,10 +54,14 @@ import Testing
         "Cat name=Tom indoor=true lives=9 keeper=[Ann] visits=[teeth]",
     ]
 
-    @Test(arguments: [true, false])
-    func referencesToIdentifiedRecordsResolveInANewStore(visitsFirst: Bool) async throws {
+    /// Also with a key index of one key per lookup: the identities it cannot hold are found in
+    /// the run's identity table.
+    @Test(arguments: [true, false], [1, 1 << 16])
+    func referencesToIdentifiedRecordsResolveInANewStore(visitsFirst: Bool, keysPerLookup: Int) async throws {
         let fixture = try Self.fixture(visitsFirst: visitsFirst)
-        let report = try await fixture.run("identities.yaml")
+        var options = ImportOptions()
+        options.limits.keysPerLookup = keysPerLookup
+        let report = try await fixture.run("identities.yaml", options: options)
         #expect(report.entities["Visit"]?.inserted == 3 && report.errors.isEmpty)
         #expect(try EntityFieldImportTests.objects(fixture.path("Zoo.sqlite"), "Animal") == Self.expected)
     }
