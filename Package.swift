@@ -148,12 +148,12 @@ let package = Package(
             dependencies: ["seedkit"]
         ),
 
-        // A seeded mutation fuzzer for the record readers, and the benchmark catalog generator
+        // A seeded mutation fuzzer for the record readers and for reading stores, and the benchmark catalog generator
         // (see docs/Fuzzing.md).
         .executableTarget(
             name: "seedkit-fuzz",
             dependencies: [
-                "RecordReaders", "PropertyLists", "ModelFiles",
+                "RecordReaders", "PropertyLists", "GraphStore", "DeepCopy", "ModelFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -173,10 +173,12 @@ let package = Package(
             path: "Tests/Probes/SeedLoaderProbe"
         ),
 
-        .testTarget(name: "GraphStoreTests", dependencies: ["GraphStore"]),
+        // What several test targets share: temporary folders, the repository's files, child processes.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "GraphStoreTests", dependencies: ["GraphStore", "TestSupport"]),
         .testTarget(
             name: "ModelFilesTests",
-            dependencies: ["ModelFiles", "PropertyLists"],
+            dependencies: ["ModelFiles", "PropertyLists", "TestSupport"],
             exclude: ["Fixtures"]
         ),
         .testTarget(
@@ -184,25 +186,28 @@ let package = Package(
             dependencies: ["RecordReaders"],
             exclude: ["Fixtures"]
         ),
-        .testTarget(name: "PropertyListsTests", dependencies: ["PropertyLists"]),
-        .testTarget(name: "SeedKitTests", dependencies: ["SeedKit", "seedkit-loader-probe"]),
-        .testTarget(name: "DeepCopyTests", dependencies: ["DeepCopy", "SeedImport", "ModelFiles"]),
+        .testTarget(name: "PropertyListsTests", dependencies: ["PropertyLists", "TestSupport"]),
+        .testTarget(name: "SeedKitTests", dependencies: ["SeedKit", "seedkit-loader-probe", "TestSupport"]),
+        .testTarget(name: "DeepCopyTests", dependencies: ["DeepCopy", "SeedImport", "ModelFiles", "TestSupport"]),
         .testTarget(
             name: "SeedKitCLITests",
-            dependencies: ["seedkit", "seedkit-fuzz", "GraphStore", "SeedImport", "DeepCopy"]
+            dependencies: ["seedkit", "seedkit-fuzz", "GraphStore", "SeedImport", "DeepCopy", "TestSupport"]
         ),
-        .testTarget(name: "PlanInferenceTests", dependencies: ["PlanInference", "SeedImport", "GraphStore", "ModelFiles"]),
-        .testTarget(name: "SeedKitCodegenTests", dependencies: ["SeedKitCodegen", "GraphStore", "ModelFiles"]),
+        .testTarget(
+            name: "PlanInferenceTests",
+            dependencies: ["PlanInference", "SeedImport", "GraphStore", "ModelFiles", "TestSupport"]),
+        .testTarget(
+            name: "SeedKitCodegenTests", dependencies: ["SeedKitCodegen", "GraphStore", "ModelFiles", "TestSupport"]),
         // The code `seedkit generate` writes for the catalog and Grocery Dude models, compiled and
         // used (one target per model: both have an `Item`); SeedKitCodegenTests checks that
         // generating again gives the same bytes.
-        .testTarget(name: "GeneratedCatalogTests", dependencies: ["GraphStore", "ModelFiles"]),
-        .testTarget(name: "GeneratedGroceryTests", dependencies: ["GraphStore", "ModelFiles"]),
+        .testTarget(name: "GeneratedCatalogTests", dependencies: ["GraphStore", "ModelFiles", "TestSupport"]),
+        .testTarget(name: "GeneratedGroceryTests", dependencies: ["GraphStore", "ModelFiles", "TestSupport"]),
         // Builds a package that uses both plugins (SeedKitPlugin, SeedKitCodegenPlugin).
-        .testTarget(name: "SeedKitPluginTests", exclude: ["Fixtures"]),
+        .testTarget(name: "SeedKitPluginTests", dependencies: ["TestSupport"], exclude: ["Fixtures"]),
         .testTarget(
             name: "SeedImportTests",
-            dependencies: ["SeedImport", .product(name: "Yams", package: "Yams")],
+            dependencies: ["SeedImport", "TestSupport", .product(name: "Yams", package: "Yams")],
             exclude: ["Fixtures"]
         ),
     ]

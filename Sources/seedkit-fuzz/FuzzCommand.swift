@@ -29,57 +29,37 @@ struct FuzzCommand: ParsableCommand {
     @Option(help: "Seconds to fuzz, shared among the formats (0: run --iterations inputs instead).")
     var seconds = 0
 
-    @Option(help: "The random seed.")
-    var seed: UInt64 = 1
-
-    @Option(help: "The folder findings are saved in.")
-    var out = "."
-
-    @Option(help: "The address-space cap in MiB (0: no cap).")
-    var maxMemory = defaultMaxMemory
-
-    @Option(help: "The resident-set cap in MiB.")
-    var maxRss = defaultMaxResident
+    @OptionGroup var runOptions: FuzzRunOptions
 
     @Option(help: "Check the resident set every N inputs.")
     var rssEvery = 1000
 
     func validate() throws {
-        guard maxMemory >= 0, maxRss > 0, rssEvery > 0 else {
-            throw ValidationError("--max-memory must be 0 (no cap) or more, --max-rss and --rss-every more than 0")
-        }
+        guard rssEvery > 0 else { throw ValidationError("--rss-every must be more than 0") }
     }
 
     func run() throws {
         let formats = format.formats
-        if maxMemory > 0, !MemoryUsage.limitAddressSpace(to: maxMemory << 20) {
-            printError("seedkit-fuzz: cannot cap the address space at \(maxMemory) MiB")
-            throw ExitCode(1)
-        }
+        var watch = try runOptions.startWatching(every: rssEvery)
         CrashGuard.install()
-        var watch = MemoryWatch(maxResident: maxRss << 20, every: rssEvery)
         var findings = 0
         var peak = 0
         for format in formats {
             let budget = seconds > 0 ? Double(seconds) / Double(formats.count) : 0
             findings += Self.fuzz(
-                format, iterations: iterations, seconds: budget, seed: seed, directory: out, watch: &watch)
+                format, iterations: iterations, seconds: budget, seed: runOptions.seed, directory: runOptions.out,
+                watch: &watch)
             peak = max(peak, watch.formatPeak)
         }
         print(
-            "memory: address space \(maxMemory > 0 ? "capped at \(maxMemory) MiB" : "not capped") (--max-memory), "
-                + "peak RSS \(MemoryUsage.mebibytes(peak)) MiB, cap \(maxRss) MiB (--max-rss), "
+            "memory: address space \(runOptions.maxMemory > 0 ? "capped at \(runOptions.maxMemory) MiB" : "not capped") "
+                + "(--max-memory), "
+                + "peak RSS \(MemoryUsage.mebibytes(peak)) MiB, cap \(runOptions.maxRss) MiB (--max-rss), "
                 + "\(watch.peakResets ? "peak" : "current") RSS checked every \(watch.every) inputs"
         )
         print("findings: \(findings)")
         if findings > 0 { throw ExitCode(1) }
     }
-
-    /// The default address-space cap, in MiB (`--max-memory`); the fuzzer itself maps about
-    /// 50 MiB, and no input (at most 4 KiB) needs more than a few.
-    static let defaultMaxMemory = 1024
-    /// The default resident-set cap, in MiB (`--max-rss`); a fuzzing run stays under 20 MiB.
-    static let defaultMaxResident = 128
 
     /// Fuzzes one format; returns the number of findings.
     private static func fuzz(
@@ -175,7 +155,7 @@ struct FuzzCommand: ParsableCommand {
         return "ok \(min(lines.count, 10)) " + shape.joined(separator: "|")
     }
 
-    fileprivate static func readFile(_ path: String) -> [UInt8]? {
+    static func readFile(_ path: String) -> [UInt8]? {
         guard let file = fopen(path, "rb") else { return nil }
         defer { fclose(file) }
         var bytes: [UInt8] = []
@@ -188,7 +168,7 @@ struct FuzzCommand: ParsableCommand {
         return bytes
     }
 
-    private static func save(_ bytes: [UInt8], as name: String, in directory: String) {
+    static func save(_ bytes: [UInt8], as name: String, in directory: String) {
         let descriptor = open("\(directory)/\(name)", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard descriptor >= 0 else { return }
         _ = bytes.withUnsafeBufferPointer { write(descriptor, $0.baseAddress, $0.count) }

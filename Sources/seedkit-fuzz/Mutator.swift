@@ -16,24 +16,39 @@ struct SeededGenerator: RandomNumberGenerator {
     }
 }
 
-/// Mutates inputs with a seeded generator.
-struct Mutator {
-    var random: SeededGenerator
-    let tokens: [[UInt8]]
-    /// Inputs never grow beyond this many bytes.
-    let maxLength = 4096
+/// A seeded mutator: a few mutations of an input at a time, within a length cap. Conformers
+/// say what one mutation does.
+protocol SeededMutator {
+    var random: SeededGenerator { get set }
+    /// Mutants never grow beyond this many bytes.
+    var maxLength: Int { get }
+    /// At most this many mutations are applied to one input.
+    var mostMutations: Int { get }
+    /// Applies one mutation to `bytes`, perhaps with part of `other`.
+    mutating func mutateOnce(_ bytes: inout [UInt8], other: [UInt8])
+}
 
+extension SeededMutator {
+    /// A random number in `0..<bound` (0 when `bound` is 1 or less).
     mutating func below(_ bound: Int) -> Int { bound <= 1 ? 0 : Int.random(in: 0..<bound, using: &random) }
 
-    /// One to four random mutations of `input`, sometimes spliced with `other`.
+    /// One to ``mostMutations`` mutations of `input`, sometimes with part of `other`.
     mutating func mutate(_ input: [UInt8], other: [UInt8]) -> [UInt8] {
         var bytes = input
-        for _ in 0...below(4) { mutateOnce(&bytes, other: other) }
+        for _ in 0...below(mostMutations) { mutateOnce(&bytes, other: other) }
         if bytes.count > maxLength { bytes.removeLast(bytes.count - maxLength) }
         return bytes
     }
+}
 
-    private mutating func mutateOnce(_ bytes: inout [UInt8], other: [UInt8]) {
+/// Mutates inputs with a seeded generator.
+struct Mutator: SeededMutator {
+    var random: SeededGenerator
+    let tokens: [[UInt8]]
+    let maxLength = 4096
+    let mostMutations = 4
+
+    mutating func mutateOnce(_ bytes: inout [UInt8], other: [UInt8]) {
         let position = below(bytes.count + 1)
         switch below(8) {
         case 0 where !bytes.isEmpty:

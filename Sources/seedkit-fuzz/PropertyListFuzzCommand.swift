@@ -24,35 +24,20 @@ struct PropertyListFuzzCommand: ParsableCommand {
     @Option(help: "Seconds to fuzz (0: read --iterations inputs instead).")
     var seconds = 0
 
-    @Option(help: "The mutator's seed: the same seed and count replay the same inputs.")
-    var seed: UInt64 = 1
-
-    @Option(help: "The folder findings are saved in.")
-    var out = "."
-
-    @Option(help: "The address-space cap in MiB (0: no cap).")
-    var maxMemory = FuzzCommand.defaultMaxMemory
-
-    @Option(help: "The resident-set cap in MiB.")
-    var maxRss = FuzzCommand.defaultMaxResident
+    @OptionGroup var common: FuzzRunOptions
 
     @Option(help: "Check the resident set every N inputs.")
     var rssEvery = 1000
 
     func validate() throws {
-        guard maxMemory >= 0, maxRss > 0, rssEvery > 0 else {
-            throw ValidationError("--max-memory must be 0 (no cap) or more, --max-rss and --rss-every more than 0")
-        }
+        guard rssEvery > 0 else { throw ValidationError("--rss-every must be more than 0") }
     }
 
     func run() throws {
-        if maxMemory > 0, !MemoryUsage.limitAddressSpace(to: maxMemory << 20) {
-            printError("seedkit-fuzz: cannot cap the address space at \(maxMemory) MiB")
-            throw ExitCode(1)
-        }
+        let (seed, out) = (common.seed, common.out)
+        var watch = try common.startWatching(every: rssEvery)
         CrashGuard.install()
         CrashGuard.track(format: "plist", directory: out)
-        var watch = MemoryWatch(maxResident: maxRss << 20, every: rssEvery)
         watch.startFormat()
         var corpus = Self.seeds()
         var mutator = Mutator(random: SeededGenerator(seed: seed &* 31 &+ 101), tokens: Self.tokens)

@@ -1,5 +1,5 @@
-// seedkit-fuzz: robustness and performance harness for the RecordReaders module, and the
-// generator of the benchmark catalog. See docs/Fuzzing.md.
+// seedkit-fuzz: robustness and performance harness for the RecordReaders module and for reading
+// stores from elsewhere, and the generator of the benchmark catalog. See docs/Fuzzing.md.
 // Exit status: 0 when nothing was found, 1 on a finding or failure, 2 on a usage error.
 import ArgumentParser
 import RecordReaders
@@ -12,10 +12,10 @@ import RecordReaders
 struct SeedKitFuzz: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "seedkit-fuzz",
-        abstract: "Fuzz, measure and feed the record readers; generate the benchmark catalog.",
+        abstract: "Fuzz, measure and feed the record readers; fuzz store reading; generate the benchmark catalog.",
         subcommands: [
-            FuzzCommand.self, ReplayCommand.self, BenchCommand.self, GenerateCommand.self, MemoryCommand.self,
-            PropertyListFuzzCommand.self,
+            FuzzCommand.self, ReplayCommand.self, StoreFuzzCommand.self, ReplayStoreCommand.self, BenchCommand.self,
+            GenerateCommand.self, MemoryCommand.self, PropertyListFuzzCommand.self,
         ]
     )
 

@@ -6,13 +6,12 @@ import GraphStore
 import Testing
 
 @testable import DeepCopy
+import TestSupport
 
 @Suite struct CopyRecoveryTests {
     /// A new temporary folder.
     static func folder() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("seedkit-copy-\(UUID().uuidString)")
-            .path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolder.make("seedkit-copy")
         return folder
     }
 

@@ -10,10 +10,10 @@ import SeedImport
 import Testing
 
 @testable import DeepCopy
+import TestSupport
 
 @Suite struct GroceryDudeDefaultDataTests {
-    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("SeedData/GroceryDude")
+    static let folder = Repository.root.appendingPathComponent("SeedData/GroceryDude")
 
     /// One `<item>` of the default data: name, unit, location at home, location in the shop.
     struct DefaultItem: Hashable {
@@ -139,8 +139,7 @@ import Testing
     }
 
     @Test func theDefaultDataMergesIntoAUsersStore() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("seedkit-gd-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = URL(fileURLWithPath: try ScratchFolder.make("seedkit-gd"))
         defer { try? FileManager.default.removeItem(at: directory) }
         let defaults = try Self.defaultItems()
         #expect(defaults.count == 14)

@@ -6,11 +6,11 @@ import ModelFiles
 import Testing
 
 @testable import DeepCopy
+import TestSupport
 
 @Suite struct GroceryDudeMergeTests {
     static let model: ObjectModel? = {
-        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
+        let path = Repository.root
             .appendingPathComponent("SeedData/GroceryDude/GroceryDude.xcdatamodeld").path
         return try? ModelLoader.load(from: path)
     }()

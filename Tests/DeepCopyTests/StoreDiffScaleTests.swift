@@ -7,6 +7,7 @@ import GraphStore
 import Testing
 
 @testable import DeepCopy
+import TestSupport
 
 @Suite struct StoreDiffScaleTests {
     static let itemCount = 50_000
@@ -72,8 +73,7 @@ import Testing
     }
 
     @Test func largeStoresCompareInKeyOrderAndStopAtTheLimit() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("seedkit-diff-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = URL(fileURLWithPath: try ScratchFolder.make("seedkit-diff"))
         defer { try? FileManager.default.removeItem(at: folder) }
         let first = try Self.generate(at: folder.appendingPathComponent("A.sqlite").path)
         let second = try PersistentStore.open(at: folder.appendingPathComponent("B.sqlite").path, model: Self.model())

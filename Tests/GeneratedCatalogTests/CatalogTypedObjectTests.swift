@@ -6,10 +6,10 @@ import Foundation
 import GraphStore
 import ModelFiles
 import Testing
+import TestSupport
 
 @Suite struct CatalogTypedObjectTests {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    static let repository = Repository.root
 
     /// A fresh in-memory store with the catalog model, and a context on it.
     static func catalogStore() throws -> (PersistentStore, ObjectContext) {

@@ -6,10 +6,10 @@ import Foundation
 import GraphStore
 import ModelFiles
 import Testing
+import TestSupport
 
 @Suite struct GroceryTypedObjectTests {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    static let repository = Repository.root
 
     static func groceryStore() throws -> (PersistentStore, ObjectContext) {
         let model = try ModelLoader.load(

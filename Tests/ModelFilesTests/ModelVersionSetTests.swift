@@ -6,6 +6,7 @@ import Testing
 
 @testable import GraphStore
 @testable import ModelFiles
+import TestSupport
 
 private let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
 
@@ -53,8 +54,7 @@ private let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent
     }
 
     @Test func aVersionsFileListsModelFiles() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = URL(fileURLWithPath: try ScratchFolder.make("seedkit-versions"))
         defer { try? FileManager.default.removeItem(at: directory) }
         func write(_ name: String, _ text: String) throws {
             try text.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)

@@ -6,6 +6,7 @@ import Testing
 
 @testable import GraphStore
 @testable import ModelFiles
+import TestSupport
 
 /// The fixture models' folder, found from this file so tests run from any working directory.
 private let fixtures = URL(fileURLWithPath: #filePath)
@@ -93,8 +94,7 @@ struct XcodeModelReaderTests {
     }
 
     @Test func theSampleAppModelIsTheGroceryDudeFixture() throws {
-        let sample = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let sample = Repository.root
             .appendingPathComponent("SeedData/GroceryDude/GroceryDude.xcdatamodeld")
         let model = try ModelLoader.load(from: sample.path)
         let fixtureModel = try load("GroceryDude.xcdatamodeld")

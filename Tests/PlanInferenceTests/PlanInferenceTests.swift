@@ -9,10 +9,10 @@ import ModelFiles
 import PlanInference
 import SeedImport
 import Testing
+import TestSupport
 
 @Suite struct PlanInferenceTests {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    static let repository = Repository.root
 
     /// A SeedData sample to draft a plan for.
     struct Sample: Sendable, CustomStringConvertible {
@@ -43,8 +43,7 @@ import Testing
 
     /// A fresh temporary folder.
     static func folder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("seedkit-infer-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        let url = URL(fileURLWithPath: try ScratchFolder.make("seedkit-infer"))
         return url
     }
 

@@ -5,10 +5,10 @@
 import Foundation
 import PropertyLists
 import Testing
+import TestSupport
 
 @Suite struct PlistlibInteropTests {
-    static let repository = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repository = Repository.root
     static let python = ["/usr/bin/python3", "/usr/local/bin/python3"].first {
         FileManager.default.isExecutableFile(atPath: $0)
     }
@@ -38,8 +38,7 @@ import Testing
 
     @Test(.enabled(if: python != nil, "python3 is not installed"))
     func plistlibReadsAndRewritesTheSameBytes() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("plistlib-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = URL(fileURLWithPath: try ScratchFolder.make("plistlib"))
         defer { try? FileManager.default.removeItem(at: directory) }
         var paths: [String] = []
         for (name, value) in Self.values.sorted(by: { $0.key < $1.key }) {
@@ -47,16 +46,10 @@ import Testing
             try BinaryPropertyListWriter().write(value).write(to: file)
             paths.append(file.path)
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(Self.python))
-        process.arguments = [Self.repository.appendingPathComponent("tools/plistlib_check.py").path] + paths
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        let lines = text.split(separator: "\n").map(String.init)
+        let result = try ChildProcess.run(
+            URL(fileURLWithPath: try #require(Self.python)), [Repository.path("tools/plistlib_check.py")] + paths)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines == paths.map { "SAME \($0)" })
-        #expect(process.terminationStatus == 0)
+        #expect(result.status == 0, "\(result.stderr)")
     }
 }

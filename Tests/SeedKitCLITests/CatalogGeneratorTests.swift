@@ -7,11 +7,11 @@ import Foundation
 import GraphStore
 import SeedImport
 import Testing
+import TestSupport
 
 @Suite struct CatalogGeneratorTests {
     /// The repository's SeedData/Catalog, whose model and plans the catalog carries.
-    static let plans = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let plans = Repository.root
         .appendingPathComponent("SeedData/Catalog").path
 
     @Test func theCatalogImportsIntoEqualStoresInEveryFormat() async throws {
@@ -91,8 +91,7 @@ final class TemporaryDirectory {
     let path: String
 
     init() throws {
-        path = NSTemporaryDirectory() + "seedkit-fuzz-tests-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        path = try ScratchFolder.make("seedkit-fuzz-tests")
     }
 
     /// The text of the file at `name` in the directory.

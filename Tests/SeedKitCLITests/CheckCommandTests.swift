@@ -4,13 +4,12 @@
 // error; `--json` is exactly {"records", "broken", "errors", "bytes", "seconds"}.
 import Foundation
 import Testing
+import TestSupport
 
 @Suite struct CheckCommandTests {
     /// A fresh empty folder holding `files` (name → contents).
     static func folder(_ files: [String: String]) throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("seedkit-check-\(UUID().uuidString)")
-            .path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolder.make("seedkit-check")
         for (name, contents) in files {
             try Data(contents.utf8).write(to: URL(fileURLWithPath: folder + "/" + name))
         }
@@ -132,12 +131,9 @@ import Testing
 
     @Test func gzipFilesAreReadInflated() throws {
         let folder = try Self.folder(["rows.csv": Self.good])
-        let compress = Process()
-        compress.executableURL = URL(fileURLWithPath: "/bin/sh")
-        compress.arguments = ["-c", "gzip -c rows.csv > rows.csv.gz && cp rows.csv.gz rows.geojson.gz"]
-        compress.currentDirectoryURL = URL(fileURLWithPath: folder)
-        try compress.run()
-        compress.waitUntilExit()
+        let compressed = try ChildProcess.runTool(
+            "sh", ["-c", "gzip -c rows.csv > rows.csv.gz && cp rows.csv.gz rows.geojson.gz"], in: folder)
+        #expect(compressed.status == 0, "\(compressed.stderr)")
         let checked = try CLIProcess.run(["check", "rows.csv.gz", "--json"], in: folder)
         #expect(checked.status == 0, "\(checked.stderr)")
         let report = try Self.json(checked.stdout)

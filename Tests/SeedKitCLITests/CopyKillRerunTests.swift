@@ -5,6 +5,7 @@
 import Foundation
 import GraphStore
 import Testing
+import TestSupport
 
 @Suite(.serialized) struct CopyKillRerunTests {
     static let itemCount = 40_000
@@ -15,10 +16,7 @@ import Testing
 
     /// A folder with the Grocery Dude model, a source store of `itemCount` items and a user store of 3.
     static func fixture() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "seedkit-copy-kill-\(UUID().uuidString)"
-        ).path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolder.make("seedkit-copy-kill")
         try FileManager.default.copyItem(
             atPath: ExitCodeTests.repository.appendingPathComponent("SeedData/GroceryDude/GroceryDude.xcdatamodeld")
                 .path,

@@ -5,6 +5,7 @@
 import Foundation
 import GraphStore
 import Testing
+import TestSupport
 
 @Suite struct DiffMemoryTests {
     /// What a finished child process left: exit status, peak resident set in KiB, and output.
@@ -59,9 +60,7 @@ import Testing
     }
 
     @Test func diffOfTwoLargeStoresStaysSmall() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "seedkit-diff-memory-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = URL(fileURLWithPath: try ScratchFolder.make("seedkit-diff-memory"))
         defer { try? FileManager.default.removeItem(at: folder) }
         do {
             let store = try PersistentStore.open(

@@ -2,21 +2,13 @@
 // usage error, each failure with a one-line reason on stderr; `--json` report shapes.
 import Foundation
 import Testing
+import TestSupport
 
 @Suite struct ExitCodeTests {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    static let repository = Repository.root
 
     static func sampleFolder(_ sample: String = "Catalog") throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("seedkit-cli-\(UUID().uuidString)")
-            .path
-        try FileManager.default.copyItem(
-            atPath: repository.appendingPathComponent("SeedData/" + sample).path, toPath: folder)
-        for name in try FileManager.default.contentsOfDirectory(atPath: folder) where name.contains(".sqlite") {
-            // A store left by running the README's command.
-            try FileManager.default.removeItem(atPath: folder + "/" + name)
-        }
-        return folder
+        try ScratchFolder.copy(ofRepositoryFolder: "SeedData/" + sample, prefix: "seedkit-cli")
     }
 
     @Test func usageErrorsExitWith2() throws {

@@ -3,16 +3,14 @@
 import Foundation
 import GraphStore
 import Testing
+import TestSupport
 
 @Suite(.serialized) struct ImportKillResumeTests {
     static let itemCount = 20_000
 
     static func fixture() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("seedkit-kill-\(UUID().uuidString)")
-            .path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
+        let folder = try ScratchFolder.make("seedkit-kill")
+        let repository = Repository.root
         try FileManager.default.copyItem(
             atPath: repository.appendingPathComponent("SeedData/Catalog/Catalog.yaml").path,
             toPath: folder + "/Catalog.yaml")

@@ -3,6 +3,7 @@
 // model exits 1 with every problem on one stderr line; usage errors exit 2.
 import Foundation
 import Testing
+import TestSupport
 
 @Suite struct ModelCommandTests {
     /// A sample model: its path under SeedData, name and entity names.
@@ -148,9 +149,7 @@ import Testing
     }
 
     @Test func anInvalidModelExits1WithEveryProblemOnOneLine() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("seedkit-model-\(UUID().uuidString)")
-            .path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolder.make("seedkit-model")
         let bad = """
             name: Catalog
             entities:

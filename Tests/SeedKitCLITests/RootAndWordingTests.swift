@@ -3,6 +3,7 @@
 // header whatever the file is called; counts of one read "1 record", "1 object", "1 attribute".
 import Foundation
 import Testing
+import TestSupport
 
 @Suite struct RootCommandTests {
     @Test func aBareSeedkitIsAUsageErrorWithTheHelpOnStderr() throws {
@@ -77,9 +78,7 @@ import Testing
 @Suite struct CountWordingTests {
     /// A folder with a one-entity model, a one-record CSV file and a plan importing it.
     static func oneRecordFolder() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("seedkit-one-\(UUID().uuidString)")
-            .path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolder.make("seedkit-one")
         let model = """
             name: One
             entities:
@@ -134,8 +133,7 @@ import Testing
         #expect(imported.stdout.split(separator: "\n").last?.hasPrefix("7 records imported into ") == true)
         let inspected = try CLIProcess.run(["inspect", "Catalog.sqlite"], in: folder)
         #expect(inspected.stdout.contains("\n  Item: 5 objects\n"))
-        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("seedkit-zero-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        let empty = URL(fileURLWithPath: try ScratchFolder.make("seedkit-zero"))
         let model = """
             name: Zero
             entities:

@@ -9,6 +9,7 @@ import DeepCopy
 import Foundation
 import GraphStore
 import Testing
+import TestSupport
 
 @Suite(.serialized) struct SignalCancellationTests {
     /// Starts `seedkit arguments` in `folder`, waits (up to two minutes) until `committed()` says
@@ -17,17 +18,11 @@ import Testing
         _ arguments: [String], in folder: String, with signal: Int32, once committed: () -> Bool
     ) throws -> CLIResult {
         let process = try CLIProcess.start(arguments, in: folder)
-        let errors = (process.standardError as? Pipe)?.fileHandleForReading
         let deadline = Date().addingTimeInterval(120)
         while process.isRunning && !committed() && Date() < deadline { usleep(2_000) }
         #expect(process.isRunning, "the run ended before it was interrupted")
         kill(process.processIdentifier, signal)
-        let stdout = (process.standardOutput as? Pipe)?.fileHandleForReading.readDataToEndOfFile() ?? Data()
-        let stderr = errors?.readDataToEndOfFile() ?? Data()
-        process.waitUntilExit()
-        return CLIResult(
-            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-            stderr: String(decoding: stderr, as: UTF8.self))
+        return ChildProcess.finish(process)
     }
 
     /// Checks the end of an interrupted run: the exit status, and `seedkit: cancelled` as the
@@ -67,11 +62,7 @@ import Testing
 
     /// A copy of the store at `path` in a folder of its own, to compare with afterwards.
     static func snapshot(of path: String) throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "seedkit-before-\(UUID().uuidString)"
-        )
-        .path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolder.make("seedkit-before")
         _ = try DeepCopier.copy(from: try PersistentStore.open(at: path), toNewStoreAt: folder + "/Before.sqlite")
         return folder + "/Before.sqlite"
     }

@@ -7,10 +7,10 @@ import GraphStore
 import ModelFiles
 import SeedKitCodegen
 import Testing
+import TestSupport
 
 @Suite struct SwiftCodeGeneratorTests {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    static let repository = Repository.root
 
     /// A model in SeedData and the folder holding its committed generated code.
     struct Fixture: Sendable, CustomStringConvertible {

@@ -7,10 +7,10 @@
 // Set SEEDKIT_SKIP_PACKAGE_BUILD=1 to skip it while iterating on something else.
 import Foundation
 import Testing
+import TestSupport
 
 @Suite struct PluginPackageTests {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    static let repository = Repository.root
     static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("Fixtures/PluginCheck")
     static let skipped = ProcessInfo.processInfo.environment["SEEDKIT_SKIP_PACKAGE_BUILD"] == "1"

@@ -6,6 +6,7 @@ import GraphStore
 import Testing
 
 @testable import SeedKit
+import TestSupport
 
 /// The seeds every loader test reads (never writes).
 struct LoaderSeeds: Sendable {
@@ -22,8 +23,7 @@ struct LoaderSeeds: Sendable {
     /// Built on first use, in a temporary folder.
     static let shared: Result<LoaderSeeds, any Error> = Result {
         let folder = try LoaderFixtures.folder("seeds")
-        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
+        let repository = Repository.root
         let modelFile = repository.appendingPathComponent("SeedData/Catalog/Catalog.yaml").path
         let model = try ModelLoader.load(from: modelFile)
         let seeds = LoaderSeeds(
@@ -50,9 +50,7 @@ struct LoaderSeeds: Sendable {
 enum LoaderFixtures {
     /// A new empty temporary folder.
     static func folder(_ name: String) throws -> String {
-        let folder = FileManager.default.temporaryDirectory
-            .appendingPathComponent("seedkit-loader-\(name)-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolder.make("seedkit-loader-\(name)")
         return folder
     }
 

@@ -2,38 +2,18 @@
 // named point of SeedLoader.prepare(), and kills it there with SIGKILL.
 import Foundation
 import Testing
+import TestSupport
 
 enum LoaderProbe {
     /// The probe binary beside the test bundle (the test target depends on it, so it is built).
-    static var executable: URL {
-        let me = URL(
-            fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-                ?? CommandLine.arguments[0])
-        var folder = me.deletingLastPathComponent()
-        while folder.path != "/" {
-            let candidate = folder.appendingPathComponent("seedkit-loader-probe")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            folder = folder.deletingLastPathComponent()
-        }
-        return me.deletingLastPathComponent().appendingPathComponent("seedkit-loader-probe")
-    }
+    static var executable: URL { ChildProcess.executable("seedkit-loader-probe") }
 
     /// Runs the probe on `seed` and `store` to its end and returns what it printed (`outcome …`
     /// and `commits N`, the transactions that changed object rows of the store).
     static func run(seed: String, store: String, batchSize: Int = 25) throws -> String {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = [seed, store, "--batch-size", "\(batchSize)"]
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let printed = output.fileHandleForReading.readDataToEndOfFile()
-        let failure = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(String(decoding: failure, as: UTF8.self))")
-        return String(decoding: printed, as: UTF8.self)
+        let result = try ChildProcess.run(executable, [seed, store, "--batch-size", "\(batchSize)"])
+        #expect(result.status == 0, "\(result.stderr)")
+        return result.stdout
     }
 
     /// The number of data commits a complete probe run printed (`commits N`).
@@ -46,15 +26,10 @@ enum LoaderProbe {
     /// the line the probe printed (empty when it ended without pausing).
     @discardableResult
     static func killAt(_ point: String, seed: String, store: String, batchSize: Int = 25) throws -> String {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = [seed, store, "--pause", point, "--batch-size", "\(batchSize)"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = Pipe()
-        try process.run()
+        let process = try ChildProcess.start(
+            executable, [seed, store, "--pause", point, "--batch-size", "\(batchSize)"])
         var printed = Data()
-        while !printed.contains(UInt8(ascii: "\n")) {
+        while let output = process.standardOutput as? Pipe, !printed.contains(UInt8(ascii: "\n")) {
             let chunk = output.fileHandleForReading.availableData
             if chunk.isEmpty { break }  // the probe ended without pausing
             printed += chunk

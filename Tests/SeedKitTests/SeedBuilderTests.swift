@@ -7,19 +7,11 @@ import SeedImport
 import Testing
 
 @testable import SeedKit
+import TestSupport
 
 @Suite struct SeedBuilderTests {
     static func catalog() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("seedkit-build-\(UUID().uuidString)")
-            .path
-        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        try FileManager.default.copyItem(
-            atPath: repository.appendingPathComponent("SeedData/Catalog").path, toPath: folder)
-        for name in try FileManager.default.contentsOfDirectory(atPath: folder) where name.contains(".sqlite") {
-            try FileManager.default.removeItem(atPath: folder + "/" + name)
-        }
-        return folder
+        try ScratchFolder.copy(ofRepositoryFolder: "SeedData/Catalog", prefix: "seedkit-build")
     }
 
     @Test func buildsAreByteIdenticalAndSingleFile() async throws {

@@ -117,8 +117,10 @@ import Testing
         }
     }
 
+    /// 15,000 items in batches of 25: hundreds of commits, so the cancellation lands mid-run even
+    /// when progress reaches the callback late on a loaded machine.
     @Test func aCancelledPlanImportIntoTheUsersStoreLeavesItAsItWas() async throws {
-        let paths = try await SeedLoaderPlanKillTests.userStoreAndNewerPlan("cancel-plan-user", newItems: 5000)
+        let paths = try await SeedLoaderPlanKillTests.userStoreAndNewerPlan("cancel-plan-user", newItems: 15_000)
         let before = try Self.snapshot(of: paths.store)
         let canceller = TaskCanceller()
         var options = SeedLoaderOptions()
@@ -134,6 +136,6 @@ import Testing
             Issue.record("expected an import of version 2")
             return
         }
-        try SeedLoaderPlanKillTests.expectImported(paths.store, items: 5000, version: "2", userEdit: true)
+        try SeedLoaderPlanKillTests.expectImported(paths.store, items: 15_000, version: "2", userEdit: true)
     }
 }

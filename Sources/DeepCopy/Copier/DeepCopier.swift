@@ -18,6 +18,8 @@
 // Cancellation: before every batch the copy checks whether its task was cancelled (the calling
 // task, or the task awaiting the thread it runs on: BlockingWork); it then stops and undoes its
 // run, like any failure.
+// A damaged page met during the copy is blamed on the store it lies in (the source, when it fails
+// an integrity check), though SQLite reports it on the target's connection.
 // Invariants: the source is only read; the whole copy is one run of the target's run journal,
 // so a failure or a cancellation leaves the target as it was, and the completion metadata
 // commits with the run's end; memory holds one page of rows plus SQLite's caches (the maps are
@@ -85,11 +87,29 @@ public final class DeepCopier {
             }
         } catch {
             try? context.undoRun(run)
-            throw error
+            throw blamingTheDamagedStore(error)
         }
         var report = batches.report
         report.seconds = Date().timeIntervalSince(started)
         return report
+    }
+
+    /// `error`, or — when it is a damaged page met while the source was attached, which SQLite
+    /// reports on the target's connection, so that it names the target — the source's own error
+    /// when the source fails an integrity check (the target's pages are then not to blame).
+    private func blamingTheDamagedStore(_ error: any Error) -> any Error {
+        guard let damage = error as? StoreError, case .damaged = damage.kind,
+            damage.path == target.location.description, case .file(let path) = source.location
+        else { return error }
+        var verifying = StoreOptions()
+        verifying.readOnly = true
+        verifying.verifyIntegrity = true
+        do {
+            _ = try PersistentStore.open(at: path, options: verifying)
+        } catch let sourceDamage as StoreError {
+            return sourceDamage
+        } catch {}
+        return error
     }
 
     /// The tables a copy wrote, and their identity maps by source root index.

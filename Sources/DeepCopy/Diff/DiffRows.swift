@@ -16,16 +16,21 @@ struct DiffRow {
 
 /// One entity's objects of one store, sorted by identity.
 final class DiffRows {
+    /// The store's path, which errors name (a damaged page of the store is the store's error).
+    private let path: String
     private let objects: SQLiteStatement
     private let width: Int
     /// Per to-many: its column among the properties, its query, and the owner key of its current row.
     private var toManys: [(column: Int, statement: SQLiteStatement, owner: Int64?)] = []
 
-    /// The rows of `entity` (of `side`'s store, laid out by `layout`) with `properties` as columns.
+    /// The rows of `entity` (of `store`, attached as `side`) with `properties` as columns.
     init(
-        entity: ModelEntity, layout: StoreLayout, side: DiffSide, properties: [String], on connection: SQLiteConnection
+        entity: ModelEntity, store: PersistentStore, side: DiffSide, properties: [String],
+        on connection: SQLiteConnection
     ) throws {
+        let layout = store.layout
         let model = layout.model
+        path = store.location.description
         width = properties.count
         let objectTable = SQLiteIdentifier.quote(side.objects(of: entity))
         var values: [String] = []
@@ -56,13 +61,18 @@ final class DiffRows {
                 values.append("NULL")
             }
         }
-        objects = try connection.prepare(
-            "SELECT o.identity, o.key" + values.map { ", " + $0 }.joined()
-                + " FROM \(objectTable) AS o JOIN \(side.stored(layout.table(of: entity))) AS r"
-                + " ON r.\(layout.keyColumn) = o.key ORDER BY o.identity, o.key")
+        let path = path
+        objects = try PersistentStore.sqlite(path) {
+            try connection.prepare(
+                "SELECT o.identity, o.key" + values.map { ", " + $0 }.joined()
+                    + " FROM \(objectTable) AS o JOIN \(side.stored(layout.table(of: entity))) AS r"
+                    + " ON r.\(layout.keyColumn) = o.key ORDER BY o.identity, o.key")
+        }
         for (column, sql) in toManyQueries {
-            let statement = try connection.prepare(sql)
-            toManys.append((column, statement, try statement.step() ? statement.int64(0) : nil))
+            try PersistentStore.sqlite(path) {
+                let statement = try connection.prepare(sql)
+                toManys.append((column, statement, try statement.step() ? statement.int64(0) : nil))
+            }
         }
     }
 
@@ -93,6 +103,10 @@ final class DiffRows {
 
     /// The next object, or nil after the last.
     func next() throws -> DiffRow? {
+        try PersistentStore.sqlite(path) { try readNext() }
+    }
+
+    private func readNext() throws -> DiffRow? {
         guard try objects.step() else { return nil }
         let key = objects.int64(1)
         var values = (0..<width).map { column in

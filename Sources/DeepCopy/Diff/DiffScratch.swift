@@ -32,14 +32,18 @@ final class DiffScratch {
     /// A scratch database with `first` attached as `sa` and `second` as `sb`, both read-only.
     init(_ first: PersistentStore, _ second: PersistentStore) throws {
         connection = try SQLiteConnection(path: "", mode: .readWriteCreate)
-        try connection.execute("PRAGMA journal_mode = OFF")
+        // Defensive mode (every connection) refuses journal_mode OFF; a memory journal costs
+        // nearly nothing for rows written into new pages.
+        try connection.execute("PRAGMA journal_mode = MEMORY")
         try connection.execute("PRAGMA synchronous = OFF")
         try connection.execute("PRAGMA temp_store = FILE")
         try connection.execute("PRAGMA cache_size = -4096")
         for (store, side) in [(first, DiffSide.a), (second, .b)] {
-            let attach = try connection.prepare("ATTACH DATABASE ? AS \(side.schema)")
-            attach.bind(text: store.readOnlyURI, at: 1)
-            try attach.execute()
+            try PersistentStore.sqlite(store.location.description) {
+                let attach = try connection.prepare("ATTACH DATABASE ? AS \(side.schema)")
+                attach.bind(text: store.readOnlyURI, at: 1)
+                try attach.execute()
+            }
         }
     }
 

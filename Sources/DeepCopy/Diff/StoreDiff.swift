@@ -7,7 +7,8 @@
 // whatever the stores' sizes (one row, one object's to-many lists); the comparison
 // stops at the first differences asked for.
 // Invariant: the result depends only on the stores' contents, not on their primary keys, so a
-// copy compares equal to its source.
+// copy compares equal to its source. A SQLite failure while a store is read is a StoreError
+// naming that store (`.damaged` for a damaged page).
 import GraphStore
 
 /// The differences between two stores.
@@ -58,8 +59,11 @@ public struct StoreDiff {
                 .union(Self.propertyNames(of: name, in: second.model)).sorted()
         }
         let scratch = try DiffScratch(first, second)
-        try DiffObjects(layout: first.layout, side: .a, properties: properties).write(into: scratch)
-        try DiffObjects(layout: second.layout, side: .b, properties: properties).write(into: scratch)
+        for (store, side) in [(first, DiffSide.a), (second, .b)] {
+            try PersistentStore.sqlite(store.location.description) {
+                try DiffObjects(layout: store.layout, side: side, properties: properties).write(into: scratch)
+            }
+        }
         for name in compared {
             guard let left = first.model.entity(named: name), let right = second.model.entity(named: name) else {
                 continue
@@ -67,9 +71,8 @@ public struct StoreDiff {
             let columns = properties[name] ?? []
             let merge = DiffMerge(entity: name, properties: columns)
             let stopped = try !merge.run(
-                try DiffRows(entity: left, layout: first.layout, side: .a, properties: columns, on: scratch.connection),
-                try DiffRows(
-                    entity: right, layout: second.layout, side: .b, properties: columns, on: scratch.connection),
+                try DiffRows(entity: left, store: first, side: .a, properties: columns, on: scratch.connection),
+                try DiffRows(entity: right, store: second, side: .b, properties: columns, on: scratch.connection),
                 report: body)
             if stopped { return }
         }

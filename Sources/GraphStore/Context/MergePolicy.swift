@@ -12,7 +12,7 @@
 /// | conflict | `.error` | `.objectWins` | `.storeWins` |
 /// |---|---|---|---|
 /// | unique constraint | the save fails | the object takes over the stored row | the object becomes the stored row |
-/// | row changed by another context | the save fails | the object's values are written | the stored attribute values stay; relationship changes are written |
+/// | row changed by another context | the save fails | the object's values are written | the stored attribute values stay; the to-ones the object changed are written, the others stay as stored |
 /// | a child's object changed in its parent | the save fails | the child's values and relationships are taken | the parent's attribute values stay; the relationships the child changed are taken, the others stay as the parent has them |
 ///
 /// A save that fails names each conflict in its ``ObjectValidationError``
@@ -25,6 +25,7 @@ public enum MergePolicy: Sendable, Hashable {
     /// or over the parent's object.
     case objectWins
     /// The store (or, for a child context, the parent) wins: its attribute values stay and the
-    /// object takes them; the object's relationship changes are still saved.
+    /// object takes them; the relationships the object changed are still saved, the others stay
+    /// as the store (or the parent) has them.
     case storeWins
 }

@@ -1,7 +1,8 @@
 // Faulting: loading an object's row, its to-one destinations and its to-many members on first use
 // (a child context loads them from its parent instead: ParentReads).
 // Invariants: a fault fires with one indexed query; a to-many fault fires with one query for all
-// its members; loading never overwrites unsaved in-memory changes.
+// its members; loading never overwrites unsaved in-memory changes; a SQLite failure (a damaged
+// page) is a StoreError naming the store.
 
 extension ObjectContext {
     /// Loads `object`'s row (its attributes and to-one destinations).
@@ -11,13 +12,15 @@ extension ObjectContext {
         guard let key = object.objectID.primaryKey else { return }
         let entity = object.entity
         let rows = layout.rows(of: entity)
-        let statement = try connection.cachedStatement(rows.selectSQL)
-        defer { statement.reset() }
-        statement.bind(key, at: 1)
-        guard try statement.step() else {
-            throw ObjectError(.notFound, entity: entity.name, objectID: object.objectID)
+        let found = try readRows { connection in
+            let statement = try connection.cachedStatement(rows.selectSQL)
+            defer { statement.reset() }
+            statement.bind(key, at: 1)
+            guard try statement.step() else { return false }
+            fill(object, from: statement, mapping: RowMapping.forSingleRow(rows), rows: rows)
+            return true
         }
-        fill(object, from: statement, mapping: RowMapping.forSingleRow(rows), rows: rows)
+        guard found else { throw ObjectError(.notFound, entity: entity.name, objectID: object.objectID) }
     }
 
     /// The object of a result row whose columns are `rowLayout.columns` after `offset` others
@@ -42,20 +45,8 @@ extension ObjectContext {
         var values = entity.attributes.map { $0.isTransient ? $0.declaration.defaultValue : nil }
         readAttributes(into: &values, of: entity, from: statement, mapping: mapping, rows: rows)
         object.values = values
-        for (position, slot) in rows.foreignKeys.enumerated() {
-            let column = mapping.foreignKeyColumns[position]
-            let relationship = entity.relationships[slot]
-            var destination = model.destination(of: relationship)
-            if statement.isNull(column) {
-                object.toOne[slot] = nil
-            } else {
-                if let entityColumn = mapping.foreignKeyEntityColumns[position], !statement.isNull(entityColumn),
-                    let concrete = layout.entity(number: statement.int64(entityColumn))
-                {
-                    destination = concrete
-                }
-                object.toOne[slot] = registeredObject(entity: destination, key: statement.int64(column))
-            }
+        readToOnes(into: &object.toOne, of: entity, from: statement, mapping: mapping, rows: rows)
+        for slot in rows.foreignKeys {
             object.toOneLoaded[slot] = true
         }
         for relationship in entity.relationships where relationship.isTransient && !relationship.isToMany {
@@ -73,6 +64,28 @@ extension ObjectContext {
         for (slot, column) in zip(rows.storedAttributes, mapping.attributeColumns) {
             values[slot] = statement.attributeValue(
                 at: column, type: entity.attributes[slot].type, encoding: layout.values)
+        }
+    }
+
+    /// Reads the to-one destinations of a result row into `toOne` (by slot; registered objects,
+    /// faults when not loaded yet; slots without a foreign key are left alone).
+    func readToOnes(
+        into toOne: inout [ManagedObject?], of entity: ModelEntity, from statement: SQLiteStatement,
+        mapping: RowMapping, rows: EntityRowLayout
+    ) {
+        for (position, slot) in rows.foreignKeys.enumerated() {
+            let column = mapping.foreignKeyColumns[position]
+            guard !statement.isNull(column) else {
+                toOne[slot] = nil
+                continue
+            }
+            var destination = model.destination(of: entity.relationships[slot])
+            if let entityColumn = mapping.foreignKeyEntityColumns[position], !statement.isNull(entityColumn),
+                let concrete = layout.entity(number: statement.int64(entityColumn))
+            {
+                destination = concrete
+            }
+            toOne[slot] = registeredObject(entity: destination, key: statement.int64(column))
         }
     }
 
@@ -120,14 +133,16 @@ extension ObjectContext {
         case .foreignKey, .transient:
             return []
         }
-        let statement = try connection.cachedStatement(sql)
-        defer { statement.reset() }
-        statement.bind(key, at: 1)
-        var members: [ManagedObject] = []
-        while try statement.step() {
-            let kind = layout.entity(number: statement.int64(1)) ?? destination
-            members.append(registeredObject(entity: kind, key: statement.int64(0)))
+        return try readRows { connection in
+            let statement = try connection.cachedStatement(sql)
+            defer { statement.reset() }
+            statement.bind(key, at: 1)
+            var members: [ManagedObject] = []
+            while try statement.step() {
+                let kind = layout.entity(number: statement.int64(1)) ?? destination
+                members.append(registeredObject(entity: kind, key: statement.int64(0)))
+            }
+            return members
         }
-        return members
     }
 }

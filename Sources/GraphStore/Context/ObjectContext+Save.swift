@@ -216,7 +216,7 @@ extension ObjectContext {
             statement.bind(key, at: 1)
             statement.bind(layout.number(of: object.entity), at: 2)
             statement.bind(Int64(1), at: 3)
-            bindData(of: object, values: object.values, rows: rows, to: statement, from: 4, plan: plan)
+            bindData((object.values, object.toOne), rows: rows, to: statement, from: 4, plan: plan)
             do {
                 try statement.execute()
             } catch let error as SQLiteError where error.isUniqueConstraintViolation {
@@ -228,8 +228,9 @@ extension ObjectContext {
 
     /// Writes the rows of updated objects. A row changed by someone else since the object read it
     /// (its version moved on) fails the save (`.error`), is overwritten (`.objectWins`), or keeps
-    /// its stored attribute values while the object's relationship changes are written
-    /// (`.storeWins`; the object takes the stored values after the commit).
+    /// its stored attribute values and the stored destinations of the to-ones the object did not
+    /// change, while the to-ones it changed are written (`.storeWins`; the object takes the
+    /// stored values and destinations after the commit).
     private func writeUpdates(_ plan: inout SavePlan) throws {
         for object in plan.updated where !object.isFault {
             guard let key = object.objectID.primaryKey else { continue }
@@ -242,17 +243,27 @@ extension ObjectContext {
                     ValidationFailure(entity: object.entity.name, objectID: object.objectID, rule: .rowVersionConflict)
                 ])
             } else {
-                let (values, version) = try storedAttributes(of: object, key: key)
-                try updateRow(of: object, key: key, version: version, values: values, plan: plan)
-                plan.versions[identity] = version + 1
-                plan.storedValues[identity] = values
+                let stored = try storedRow(of: object, key: key)
+                // The to-ones the object changed keep its destinations; the others take the row's.
+                var toOne = stored.toOne
+                for slot in toOne.indices where !(object.snapshot.map { $0.toOne[slot] === object.toOne[slot] } ?? true)
+                {
+                    toOne[slot] = object.toOne[slot]
+                }
+                try updateRow(
+                    of: object, key: key, version: stored.version, data: (stored.values, toOne), plan: plan)
+                plan.versions[identity] = stored.version + 1
+                plan.storedData[identity] = (stored.values, toOne)
             }
         }
     }
 
-    /// The attribute values row `key` holds for `object` now (its transient values as they are)
-    /// and the row's version.
-    private func storedAttributes(of object: ManagedObject, key: Int64) throws -> ([AttributeValue?], Int64) {
+    /// What row `key` holds for `object` now: its attribute values (with the object's transient
+    /// values as they are), its to-one destinations (the object's for slots without a foreign
+    /// key) and its version.
+    private func storedRow(of object: ManagedObject, key: Int64) throws
+        -> (values: [AttributeValue?], toOne: [ManagedObject?], version: Int64)
+    {
         let rows = layout.rows(of: object.entity)
         let statement = try connection.cachedStatement(rows.selectSQL)
         defer { statement.reset() }
@@ -261,16 +272,18 @@ extension ObjectContext {
             throw ObjectError(.notFound, entity: object.entity.name, objectID: object.objectID)
         }
         let mapping = RowMapping.forSingleRow(rows)
-        var values = object.values
+        var (values, toOne) = (object.values, object.toOne)
         readAttributes(into: &values, of: object.entity, from: statement, mapping: mapping, rows: rows)
-        return (values, statement.int64(mapping.versionColumn))
+        readToOnes(into: &toOne, of: object.entity, from: statement, mapping: mapping, rows: rows)
+        return (values, toOne, statement.int64(mapping.versionColumn))
     }
 
-    /// Writes all data columns of `object` to row `key` (its attribute values, or `values`);
-    /// with `version`, only if the row still has it. Returns whether a row was written.
+    /// Writes all data columns of `object` to row `key` (its attribute values and to-ones, or
+    /// `data`); with `version`, only if the row still has it. Returns whether a row was written.
     @discardableResult
     private func updateRow(
-        of object: ManagedObject, key: Int64, version: Int64?, values: [AttributeValue?]? = nil, plan: SavePlan
+        of object: ManagedObject, key: Int64, version: Int64?,
+        data: (values: [AttributeValue?], toOne: [ManagedObject?])? = nil, plan: SavePlan
     ) throws -> Bool {
         let rows = layout.rows(of: object.entity)
         let sql = version == nil ? rows.updateSQL : rows.updateSQL + " AND \(layout.versionColumn) = ?"
@@ -278,7 +291,7 @@ extension ObjectContext {
         defer { statement.reset() }
         let nextVersion = (version ?? object.rowVersion) + 1
         statement.bind(nextVersion, at: 1)
-        let next = bindData(of: object, values: values ?? object.values, rows: rows, to: statement, from: 2, plan: plan)
+        let next = bindData(data ?? (object.values, object.toOne), rows: rows, to: statement, from: 2, plan: plan)
         statement.bind(key, at: next)
         if let version { statement.bind(version, at: next + 1) }
         do {
@@ -300,20 +313,20 @@ extension ObjectContext {
         return statement.int64(0)
     }
 
-    /// Binds `values` (attribute values by slot), `object`'s foreign keys, then the companions'
-    /// destination entity numbers from parameter `first`; returns the next parameter index.
+    /// Binds `data`'s attribute values (by slot), its to-ones' foreign keys, then the
+    /// companions' destination entity numbers from parameter `first`; returns the next parameter index.
     @discardableResult
     private func bindData(
-        of object: ManagedObject, values: [AttributeValue?], rows: EntityRowLayout, to statement: SQLiteStatement,
-        from first: Int32, plan: SavePlan
+        _ data: (values: [AttributeValue?], toOne: [ManagedObject?]), rows: EntityRowLayout,
+        to statement: SQLiteStatement, from first: Int32, plan: SavePlan
     ) -> Int32 {
         var parameter = first
         for slot in rows.storedAttributes {
-            statement.bind(values[slot], at: parameter, encoding: layout.values)
+            statement.bind(data.values[slot], at: parameter, encoding: layout.values)
             parameter += 1
         }
         for slot in rows.foreignKeys {
-            if let key = rowKey(of: object.toOne[slot], in: plan) {
+            if let key = rowKey(of: data.toOne[slot], in: plan) {
                 statement.bind(key, at: parameter)
             } else {
                 statement.bindNull(at: parameter)
@@ -321,7 +334,7 @@ extension ObjectContext {
             parameter += 1
         }
         for (position, slot) in rows.foreignKeys.enumerated() where rows.companionColumns[position] != nil {
-            if let destination = object.toOne[slot], rowKey(of: destination, in: plan) != nil {
+            if let destination = data.toOne[slot], rowKey(of: destination, in: plan) != nil {
                 statement.bind(layout.number(of: destination.entity), at: parameter)
             } else {
                 statement.bindNull(at: parameter)
@@ -442,7 +455,7 @@ extension ObjectContext {
         for object in plan.updated {
             let identity = ObjectIdentifier(object)
             if let version = plan.versions[identity] { object.rowVersion = version }
-            if let values = plan.storedValues[identity] { object.values = values }
+            if let stored = plan.storedData[identity] { take(stored, for: object) }
             changes.updated.insert(object.objectID)
         }
         for object in plan.deleted {
@@ -458,6 +471,18 @@ extension ObjectContext {
         clearChangeLists()
         if let madePermanent { publishPermanentIDs(madePermanent) }
         return changes
+    }
+
+    /// Gives `object` the data a `.storeWins` save wrote for it. A destination it leaves or takes
+    /// through a to-one becomes a fault, so that its side of the relationship is read again.
+    private func take(_ stored: (values: [AttributeValue?], toOne: [ManagedObject?]), for object: ManagedObject) {
+        object.values = stored.values
+        for slot in object.toOne.indices where object.toOne[slot] !== stored.toOne[slot] {
+            for destination in [object.toOne[slot], stored.toOne[slot]] {
+                if let destination, destination !== object, !destination.isFault { turnIntoFault(destination) }
+            }
+            object.toOne[slot] = stored.toOne[slot]
+        }
     }
 }
 
@@ -477,9 +502,10 @@ struct SavePlan {
     var merged: Set<ObjectIdentifier> = []
     /// New row versions.
     var versions: [ObjectIdentifier: Int64] = [:]
-    /// The stored attribute values that stay, under `.storeWins`, for updated objects whose rows
-    /// changed in the store since they were read.
-    var storedValues: [ObjectIdentifier: [AttributeValue?]] = [:]
+    /// The attribute values and to-one destinations written, under `.storeWins`, for updated
+    /// objects whose rows changed in the store since they were read: the stored values, and the
+    /// stored destinations of the to-ones the objects did not change.
+    var storedData: [ObjectIdentifier: (values: [AttributeValue?], toOne: [ManagedObject?])] = [:]
 
     init(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject], touched: [ManagedObject]) {
         self.inserted = inserted

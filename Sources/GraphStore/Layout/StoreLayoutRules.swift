@@ -88,4 +88,15 @@ package protocol StoreLayoutRules: Sendable {
 
     /// Sets each key to its value, or removes it when the value is nil, inside the caller's transaction.
     func writeMetadata(_ values: [String: String?], on connection: SQLiteConnection) throws
+
+    /// Registers on `connection` the SQL functions that the layout's own schema calls (its
+    /// triggers), callable by the schema (``SQLiteFunctionCallers/schemaToo``): every connection
+    /// to a store of this layout has them, and so does the one that checks a store's schema when
+    /// it is opened (a schema calling any other function is refused: docs/Security.md).
+    func registerSchemaFunctions(on connection: SQLiteConnection) throws
+}
+
+extension StoreLayoutRules {
+    /// A layout whose schema calls no function registers none.
+    package func registerSchemaFunctions(on connection: SQLiteConnection) throws {}
 }

@@ -4,7 +4,8 @@
 // Invariants:
 // - Opened with SQLITE_OPEN_NOMUTEX (SQLite does no locking for us: the Swift type, which is not
 //   Sendable, keeps each connection on one thread at a time), URI filenames and extended result
-//   codes always on, and a busy timeout set.
+//   codes always on, a busy timeout set, and SQLiteSafety's settings in force (a database file
+//   is untrusted input: its schema runs nothing harmful).
 // - A cached statement is reset before it is handed out again; the cache is bounded.
 // - After `close()` (or deinit) the handle is gone: throwing members throw SQLITE_MISUSE, the
 //   others stop with a precondition failure. `sqlite3_close_v2` lets statements still held
@@ -56,7 +57,9 @@ package final class SQLiteConnection {
     ///
     /// Throws a ``SQLiteError`` (`SQLITE_CANTOPEN` and the like) when the file cannot be opened.
     /// A file that is not a database opens, and fails with ``SQLiteError/isNotADatabase`` at its
-    /// first use.
+    /// first use. Every connection is opened with the safety settings of docs/Security.md
+    /// (trusted schema off, defensive mode, no extensions, no views, checked pages, lowered
+    /// limits); one that cannot have them all fails to open.
     ///
     /// ```swift
     /// let seed = try SQLiteConnection(path: "Seed.sqlite", mode: .readOnly)
@@ -71,9 +74,14 @@ package final class SQLiteConnection {
             throw SQLiteError(extendedCode: error.extendedCode, message: "\(error.message): \(path)")
         }
         sqlite3_extended_result_codes(database, 1)
+        let readOnly = sqlite3_db_readonly(database, "main") == 1
+        if let failure = SQLiteSafety.apply(to: database, readOnly: readOnly) {
+            sqlite3_close_v2(database)
+            throw SQLiteError(extendedCode: SQLITE_ERROR, message: "\(failure): \(path)")
+        }
         self.database = database
         self.path = path
-        self.isReadOnly = sqlite3_db_readonly(database, "main") == 1
+        self.isReadOnly = readOnly
         self.busyTimeout = 5
         sqlite3_busy_timeout(database, 5000)  // observers do not run during init
     }
@@ -280,7 +288,8 @@ package final class SQLiteConnection {
     }
 
     /// Whether the text between `start` and `end` holds a statement (not just spaces, `;` or
-    /// comments).
+    /// comments); text that does not compile counts as one, so nothing after the first
+    /// statement is silently dropped.
     private static func holdsStatement(
         _ database: OpaquePointer, from start: UnsafePointer<CChar>, to end: UnsafePointer<CChar>
     ) -> Bool {
@@ -292,10 +301,9 @@ package final class SQLiteConnection {
         }
         guard cursor < end else { return false }
         var extra: OpaquePointer?
-        sqlite3_prepare_v3(database, cursor, Int32(clamping: end - cursor), 0, &extra, nil)
-        guard let extra else { return false }
+        let code = sqlite3_prepare_v3(database, cursor, Int32(clamping: end - cursor), 0, &extra, nil)
         sqlite3_finalize(extra)
-        return true
+        return code != SQLITE_OK || extra != nil
     }
 
     /// `name` with every byte outside the URI unreserved set percent-encoded.

@@ -5,7 +5,7 @@
 import CSQLite
 
 /// The arguments of one call of a SQL function registered with
-/// ``SQLiteConnection/registerFunction(name:argumentCount:deterministic:_:)``.
+/// ``SQLiteConnection/registerFunction(name:argumentCount:deterministic:callers:_:)``.
 ///
 /// Valid only during the call; read arguments with the typed accessors (no allocation) or as
 /// ``SQLiteValue``s through the subscript.

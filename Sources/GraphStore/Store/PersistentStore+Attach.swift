@@ -1,7 +1,7 @@
 // How another connection reaches this store's database: a `file:` URI for `ATTACH DATABASE`
-// (set-based copies read a source store on the target's own connection).
-// Invariant: the URI opens the database read-only (`mode=ro`), whatever the store's own options.
-import Foundation
+// (set-based copies and diffs read a source store on another connection).
+// Invariant: the URI opens the database read-only, whatever the store's own options, and reading
+// through it changes no file (StoreReadAccess).
 
 extension PersistentStore {
     /// A `file:` URI that opens this store's database read-only, for `ATTACH DATABASE` on a
@@ -15,8 +15,7 @@ extension PersistentStore {
     package var readOnlyURI: String {
         switch location {
         case .file(let path):
-            let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-            return "file:" + SQLiteConnection.percentEncoded(absolute) + "?mode=ro"
+            return StoreReadAccess.uri(forFile: path)
         case .memory(let name):
             return "file:/" + SQLiteConnection.percentEncoded(name) + "?vfs=memdb&mode=ro"
         }

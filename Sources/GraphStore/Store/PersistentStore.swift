@@ -2,8 +2,12 @@
 // metadata, and connections for contexts. Its layout (StoreLayout: SeedKit's own, found from the
 // file when one is opened) answers every question about its tables and columns.
 // Invariants: opening with an incompatible model never writes to the file (metadata is read on a
-// read-only connection first); a new store is created in one transaction (schema + metadata);
-// an in-memory store lives as long as this object (it holds an anchor connection).
+// read-only connection first); a store's schema is checked before any of its tables is read
+// (StoreSchemaCheck: a store from elsewhere is untrusted input), and its tables against its
+// model's layout (StoreTableCheck) before it is handed out; a read-only store is read through
+// StoreReadAccess, so reading it changes no file; a new store is created in one transaction
+// (schema + metadata); an in-memory store lives as long as this object (it holds an anchor
+// connection).
 import Foundation
 import Synchronization
 
@@ -81,10 +85,11 @@ public final class PersistentStore: Sendable {
             location: location, identifier: identifier, layout: layout, options: memoryOptions, anchor: anchor)
     }
 
-    /// The metadata of the store at `path`, read without opening a stack or checking a model.
+    /// The metadata of the store at `path`, read without opening a stack or checking a model; the
+    /// store's schema is checked first, as ``open(at:model:options:)-(String,_,_)`` checks it.
     public static func metadata(at path: String) throws -> StoreMetadata {
         guard FileManager.default.fileExists(atPath: path) else { throw StoreError(.fileNotFound, path: path) }
-        let connection = try sqlite(path) { try SQLiteConnection(path: path, mode: .readOnly) }
+        let connection = try readOnlyConnection(to: path)
         defer { connection.close() }
         return try readMetadata(on: connection, path: path, trying: nil).metadata
     }
@@ -127,18 +132,22 @@ public final class PersistentStore: Sendable {
         }
     }
 
-    /// A new connection to the store, configured for use by one context.
+    /// A new connection to the store, configured for use by one context, with the SQL functions
+    /// its layout's schema calls.
     package func makeConnection() throws -> SQLiteConnection {
         let path = location.description
         let connection = try Self.sqlite(path) { () throws -> SQLiteConnection in
             switch location {
+            case .file(let file) where isReadOnly:
+                return try SQLiteConnection(path: StoreReadAccess.uri(forFile: file), mode: .readOnly)
             case .file(let file):
-                return try SQLiteConnection(path: file, mode: isReadOnly ? .readOnly : .readWrite)
+                return try SQLiteConnection(path: file, mode: .readWrite)
             case .memory(let name):
                 return try SQLiteConnection.inMemory(name: name)
             }
         }
         connection.busyTimeout = options.busyTimeout
+        try Self.sqlite(path) { try layout.rules.registerSchemaFunctions(on: connection) }
         return connection
     }
 
@@ -147,21 +156,25 @@ public final class PersistentStore: Sendable {
     private static func openExisting(at path: String, model: ObjectModel?, options: StoreOptions) throws
         -> PersistentStore
     {
-        let reader = try sqlite(path) { try SQLiteConnection(path: path, mode: .readOnly) }
+        let reader = try readOnlyConnection(to: path)
+        defer { reader.close() }
         let (rules, metadata) = try readMetadata(on: reader, path: path, trying: options.layoutRules)
-        reader.close()
+        if options.verifyIntegrity { try verifyIntegrity(on: reader, path: path) }
         let storedModel = Result { try metadata.model(source: path) }
         if let model, model.versionHash != metadata.modelHash {
             let differences = (try? storedModel.get()).map { ModelDifference.between($0, model) } ?? []
             throw StoreError(.incompatibleModel(differences.isEmpty ? ["model hash differs"] : differences), path: path)
         }
+        let layout: StoreLayout
         do {
-            let identifier = metadata.storeUUID.flatMap(UUID.init(uuidString:)) ?? UUID()
-            let layout = StoreLayout(model: try model ?? storedModel.get(), rules: rules)
-            return try finishOpening(at: path, identifier: identifier, layout: layout, options: options)
+            layout = StoreLayout(model: try model ?? storedModel.get(), rules: rules)
         } catch let error as ModelError {
             throw StoreError(.unreadableModel(error.description), path: path)
         }
+        try StoreTableCheck.check(layout, on: reader, path: path)
+        reader.close()
+        let identifier = metadata.storeUUID.flatMap(UUID.init(uuidString:)) ?? UUID()
+        return try finishOpening(at: path, identifier: identifier, layout: layout, options: options)
     }
 
     private static func finishOpening(at path: String, identifier: UUID, layout: StoreLayout, options: StoreOptions)
@@ -214,34 +227,60 @@ public final class PersistentStore: Sendable {
         }
     }
 
+    /// A read-only connection to the store file at `path` that changes no file (StoreReadAccess).
+    private static func readOnlyConnection(to path: String) throws -> SQLiteConnection {
+        try sqlite(path) { try SQLiteConnection(path: StoreReadAccess.uri(forFile: path), mode: .readOnly) }
+    }
+
     /// The layout rules of the store on `connection` (`preferred` first, then the known ones)
-    /// and its metadata, checked for a format this SeedKit reads.
+    /// and its metadata, checked for a format this SeedKit reads; the file's header, the page
+    /// size of a -wal beside it and the schema are checked first, whose store the -wal makes it last.
     private static func readMetadata(
         on connection: SQLiteConnection, path: String, trying preferred: (any StoreLayoutRules)?
     ) throws -> (rules: any StoreLayoutRules, metadata: StoreMetadata) {
-        let rules: any StoreLayoutRules
-        let metadata: StoreMetadata
-        do {
-            guard let found = try StoreLayout.rules(of: connection, trying: preferred) else {
+        let candidates = (preferred.map { [$0] } ?? []) + StoreLayout.knownRules
+        try StoreFileHeader.check(path: path)
+        try WriteAheadLogCheck.checkPageSize(path: path)
+        try StoreSchemaCheck.check(connection, layouts: candidates, path: path)
+        let (rules, metadata) = try sqlite(path) { () throws -> (any StoreLayoutRules, StoreMetadata) in
+            guard let rules = try StoreLayout.rules(of: connection, trying: preferred) else {
                 throw StoreError(.notAStore, path: path)
             }
-            rules = found
-            metadata = try rules.readMetadata(on: connection, path: path)
-        } catch let error as SQLiteError {
-            throw error.isNotADatabase ? StoreError(.notAStore, path: path) : StoreError(.sqlite(error), path: path)
+            return (rules, try rules.readMetadata(on: connection, path: path))
         }
         if let version = metadata.formatVersion, version != StoreMetadata.currentFormatVersion {
             throw StoreError(.unsupportedFormat(version), path: path)
         }
+        try WriteAheadLogCheck.checkOwner(path: path, metadata: metadata, layouts: candidates)
         return (rules, metadata)
     }
 
-    /// Runs `body`, turning SQLite errors into ``StoreError``s about `path`.
-    static func sqlite<T>(_ path: String, _ body: () throws -> T) throws -> T {
+    /// Runs SQLite's `PRAGMA quick_check` on `connection`: every page of the file is read and
+    /// its b-tree structure checked (not the agreement of indexes with their tables).
+    ///
+    /// - Throws: ``StoreError`` (`.damaged`) with the first problems SQLite found.
+    private static func verifyIntegrity(on connection: SQLiteConnection, path: String) throws {
+        let problems = try sqlite(path) { () throws -> [String] in
+            let check = try connection.prepare("PRAGMA quick_check(\(verifiedProblemLimit))")
+            var problems: [String] = []
+            while try check.step() { problems.append(check.string(0)) }
+            return problems
+        }
+        guard problems == ["ok"] else {
+            throw StoreError(.damaged("quick_check: " + problems.joined(separator: "; ")), path: path)
+        }
+    }
+
+    /// How many problems a failed integrity check names.
+    private static let verifiedProblemLimit = 5
+
+    /// Runs `body`, turning SQLite errors into ``StoreError``s about `path` (a damaged file is
+    /// ``StoreError/Kind/damaged(_:)``).
+    package static func sqlite<T>(_ path: String, _ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as SQLiteError {
-            throw StoreError(.sqlite(error), path: path)
+            throw StoreError(error, path: path)
         }
     }
 }

@@ -8,7 +8,8 @@
 // batch, so after a kill the store holds whole batches plus their undo log. Tables that were
 // empty get no triggers: every row in them is the run's own.
 // Undo: replay the log newest first, then delete every row above the watermarks (and the join
-// rows that point at them). Finish: forget the log and the marker, in the last batch's transaction.
+// rows that point at them); the log is SQL read from the file, so it is compiled under an
+// authorizer that lets it only write rows of the layout's tables. Finish: forget the log and the marker, in the last batch's transaction.
 // Invariants: at most one run is active per store (its marker is the `run.active` metadata key);
 // the triggers exist only on the connection that runs the batches.
 import Foundation
@@ -120,26 +121,53 @@ public struct RunJournal: Sendable, Hashable, Codable {
     }
 
     /// Restores the store to its state before the run, in one transaction, and drops the marker.
+    ///
+    /// The log and the watermarks come from the store's file, which may come from elsewhere: each
+    /// logged statement is compiled alone, and only as what the undo triggers write (a row
+    /// inserted, updated or deleted in one of the layout's tables); anything else — another
+    /// table, ATTACH, VACUUM, a pragma, a function, several statements — is refused before it
+    /// runs (`not authorized`), and the store is left as it was.
     func undo(layout: StoreLayout, on connection: SQLiteConnection) throws {
+        let tables = Set(layout.roots.map { layout.table(of: $0) } + layout.joinTables.map(\.name))
         try connection.transaction(.immediate) {
             try dropTriggers(layout: layout, on: connection)
             let log = try connection.prepare("SELECT sql FROM \(layout.journalTable) ORDER BY seq DESC")
             var statements: [String] = []
             while try log.step() { statements.append(log.string(0)) }
-            for statement in statements {
-                try connection.execute(statement)
+            var writesRows = false
+            let undoes = { (action: SQLiteAction) -> Bool in
+                guard Self.undoes(action, tables: tables) else { return false }
+                if action.trigger == nil && action.isRowWrite { writesRows = true }
+                return true
             }
-            for joinTable in layout.joinTables {
-                try connection.execute(
-                    "DELETE FROM \(SQLiteIdentifier.quote(joinTable.name)) WHERE \(joinTable.firstColumn) > \(watermark(ofRoot: joinTable.firstRootIndex, layout: layout)) OR \(joinTable.secondColumn) > \(watermark(ofRoot: joinTable.secondRootIndex, layout: layout))"
-                )
-            }
-            for (table, watermark) in watermarks.sorted(by: { $0.key < $1.key }) {
-                try connection.execute(
-                    "DELETE FROM \(SQLiteIdentifier.quote(table)) WHERE \(layout.keyColumn) > \(watermark)")
+            try connection.withAuthorizer(undoes) {
+                for statement in statements {
+                    writesRows = false
+                    let compiled = try connection.prepare(statement)
+                    // Statements that write no row (VACUUM INTO asks the authorizer nothing) are not undo SQL.
+                    guard writesRows else { throw SQLiteError.notAuthorized(sql: statement) }
+                    try compiled.execute()
+                }
+                for joinTable in layout.joinTables {
+                    try connection.execute(
+                        "DELETE FROM \(SQLiteIdentifier.quote(joinTable.name)) WHERE \(joinTable.firstColumn) > \(watermark(ofRoot: joinTable.firstRootIndex, layout: layout)) OR \(joinTable.secondColumn) > \(watermark(ofRoot: joinTable.secondRootIndex, layout: layout))"
+                    )
+                }
+                for (table, watermark) in watermarks.sorted(by: { $0.key < $1.key }) {
+                    try connection.execute(
+                        "DELETE FROM \(SQLiteIdentifier.quote(table)) WHERE \(layout.keyColumn) > \(watermark)")
+                }
             }
             try forget(layout: layout, on: connection)
         }
+    }
+
+    /// Whether undoing a run may compile `action`: reading and writing rows of `tables` in the
+    /// main database, and whatever the store's own triggers do (its schema was checked when the
+    /// store was opened).
+    private static func undoes(_ action: SQLiteAction, tables: Set<String>) -> Bool {
+        if action.trigger != nil { return true }
+        return action.isRowAccess && action.database == "main" && action.first.map(tables.contains) == true
     }
 
     /// Forgets the run (its log and marker) inside the caller's transaction.

@@ -23,6 +23,14 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         case unreadableModel(String)
         /// A write was attempted on a read-only store.
         case readOnly
+        /// The file is a SQLite database but damaged or crafted: a page that does not hold what
+        /// it should, a truncated file, an impossible header, a schema that does not parse, a
+        /// write-ahead log that does not belong to it; SQLite's reason.
+        case damaged(String)
+        /// The store's schema holds what SeedKit does not run for a store from elsewhere (a view,
+        /// a virtual table, a generated column, a computed DEFAULT, a trigger or constraint that
+        /// calls a function SQLite does not deem harmless); each line names one (docs/Security.md).
+        case unsafeSchema([String])
         /// SQLite reported an error.
         case sqlite(SQLiteError)
         /// A file of the store could not be created or removed; the system's reason.
@@ -40,6 +48,21 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         self.path = path
     }
 
+    /// The error SQLite's `error` is about the store at `path`: ``Kind/damaged(_:)`` for a
+    /// damaged page or header (a file that is not SQLite at all is ``Kind/notAStore``),
+    /// ``Kind/sqlite(_:)`` for anything else.
+    package init(_ error: SQLiteError, path: String) {
+        if error.isCorrupt {
+            self.init(.damaged(error.message), path: path)
+        } else if error.isNotADatabase {
+            let header = StoreFileHeader(path: path)
+            self.init(
+                header?.isSQLite == true ? .damaged("impossible header: \(error.message)") : .notAStore, path: path)
+        } else {
+            self.init(.sqlite(error), path: path)
+        }
+    }
+
     /// One line: the store and the reason.
     public var description: String {
         let reason: String
@@ -54,6 +77,9 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         case .missingModel: reason = "a new store needs a model"
         case .unreadableModel(let message): reason = "the store's model cannot be read: \(message)"
         case .readOnly: reason = "the store is open read-only"
+        case .damaged(let message): reason = "the store file is damaged: \(message)"
+        case .unsafeSchema(let objects):
+            reason = "the store's schema holds what SeedKit does not run: " + objects.joined(separator: "; ")
         case .sqlite(let error): reason = error.description
         case .fileSystem(let message): reason = message
         }

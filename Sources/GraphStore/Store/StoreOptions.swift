@@ -37,6 +37,11 @@ public struct StoreOptions: Sendable {
     /// Use write-ahead logging while the store is in use (the default), so readers see a
     /// consistent store while a writer works.
     public var writeAheadLog = true
+    /// Check the whole file when an existing store is opened (SQLite's `PRAGMA quick_check`):
+    /// every page is read and its structure checked, so a damaged store is refused
+    /// (``StoreError/Kind/damaged(_:)``) before anything else reads it, instead of failing where
+    /// a damaged page is met. It takes time in proportion to the file's size (docs/Security.md).
+    public var verifyIntegrity = false
     /// How long a connection waits for a lock held by another connection, in seconds.
     public var busyTimeout: Double = 10
     /// The layout of a new store, and the first one tried when an existing file is opened

@@ -70,6 +70,8 @@ struct CopyCommand: AsyncParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
+    @OptionGroup var reading: StoreReadOptions
+
     func validate() throws {
         for filter in filters where !filter.contains(":") {
             throw ValidationError("--where takes \"Entity: predicate\", got \"\(filter)\"")
@@ -108,10 +110,10 @@ struct CopyCommand: AsyncParsableCommand {
         do {
             var options = try copyOptions()
             if showsProgress { options.batchProgress = { display.show($0) } }
-            let (from, to) = (self.from, self.to)
+            let (from, to, sourceOptions) = (self.from, self.to, reading.storeOptions)
             report = try await SignalCancellation.run { [options] in
                 try await BlockingWork.run(name: "seedkit.copy") { _ in
-                    try Self.copy(from: from, to: to, options: options)
+                    try Self.copy(from: from, reading: sourceOptions, to: to, options: options)
                 }
             }
             display.finish()
@@ -133,10 +135,10 @@ struct CopyCommand: AsyncParsableCommand {
 
     /// Copies from the store at `from` (read-only) into the store at `to`, or into a new one
     /// there; run on a thread of its own, so a cancelled task stops it between batches.
-    private static func copy(from: String, to: String, options: DeepCopyOptions) throws -> CopyReport {
-        var readOnly = StoreOptions()
-        readOnly.readOnly = true
-        let source = try PersistentStore.open(at: from, options: readOnly)
+    private static func copy(from: String, reading: StoreOptions, to: String, options: DeepCopyOptions) throws
+        -> CopyReport
+    {
+        let source = try PersistentStore.open(at: from, options: reading)
         if FileManager.default.fileExists(atPath: to) {
             return try DeepCopier(from: source, to: try PersistentStore.open(at: to), options: options).run()
         }

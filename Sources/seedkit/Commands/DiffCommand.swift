@@ -24,6 +24,8 @@ struct DiffCommand: ParsableCommand {
     @Flag(help: "Print {\"equal\": …, \"differences\": […], \"complete\": …} as JSON on standard output.")
     var json = false
 
+    @OptionGroup var reading: StoreReadOptions
+
     /// The `--json` report: the differences found (at most `--limit`), and whether they are all.
     struct Report: Encodable {
         var equal: Bool
@@ -38,11 +40,9 @@ struct DiffCommand: ParsableCommand {
     func run() throws {
         let found: [String]
         do {
-            var readOnly = StoreOptions()
-            readOnly.readOnly = true
             found = try StoreDiff(
-                try PersistentStore.open(at: first, options: readOnly),
-                try PersistentStore.open(at: second, options: readOnly)
+                try PersistentStore.open(at: first, options: reading.storeOptions),
+                try PersistentStore.open(at: second, options: reading.storeOptions)
             ).differences(limit: limit + 1)
         } catch {
             throw DataFailure.exit("\(error)")

@@ -35,15 +35,16 @@ struct ExportCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "The output file (default: standard output).")
     var output: String?
 
+    @OptionGroup var reading: StoreReadOptions
+
     func run() throws {
         let chosen =
             format ?? output.flatMap { ExportFormat(rawValue: URL(fileURLWithPath: $0).pathExtension.lowercased()) }
             ?? .csv
         do {
-            var options = StoreOptions()
-            options.readOnly = true
             let exporter = try Exporter(
-                store: try PersistentStore.open(at: store, options: options), entity: entity, format: chosen)
+                store: try PersistentStore.open(at: store, options: reading.storeOptions), entity: entity,
+                format: chosen)
             guard let output else {
                 _ = try exporter.export(to: nil)
                 return

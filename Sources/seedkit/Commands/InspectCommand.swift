@@ -16,6 +16,8 @@ struct InspectCommand: ParsableCommand {
     @Flag(help: "Print {\"metadata\": {…}, \"entities\": {\"Item\": {\"count\": N}, …}} on standard output.")
     var json = false
 
+    @OptionGroup var reading: StoreReadOptions
+
     struct Report: Encodable {
         struct Count: Encodable { var count: Int }
         var metadata: [String: String]
@@ -25,9 +27,7 @@ struct InspectCommand: ParsableCommand {
     func run() throws {
         let report: Report
         do {
-            var options = StoreOptions()
-            options.readOnly = true
-            let opened = try PersistentStore.open(at: store, options: options)
+            let opened = try PersistentStore.open(at: store, options: reading.storeOptions)
             var metadata = try opened.metadata().values
             metadata[StoreMetadata.Key.modelJSON] = nil
             report = Report(

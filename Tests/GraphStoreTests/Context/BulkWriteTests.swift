@@ -4,6 +4,7 @@ import Foundation
 import Testing
 
 @testable import GraphStore
+import TestSupport
 
 @Suite struct BulkWriteTests {
     private func settings(_ context: ObjectContext) throws -> [Int64] {
@@ -16,9 +17,7 @@ import Testing
     }
 
     @Test func bulkWritesAreUsedThenRestored() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "seedkit-bulk-\(UUID().uuidString).sqlite"
-        ).path
+        let path = ScratchFolder.path("seedkit-bulk", suffix: ".sqlite")
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
         let store = try PersistentStore.open(at: path, model: CatalogModel.build())
         let context = try ObjectContext(store: store)

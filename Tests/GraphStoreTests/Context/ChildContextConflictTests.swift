@@ -17,9 +17,19 @@ import Testing
         let child = try parent.newChildContext()
         let apples = try child.existingObject(with: stock.id("A-1"))  // Apples 1.0 kg, row version 1
 
+        // Another context changes A-1's price and gives it a location.
         let other = try ObjectContext(store: stock.store)
-        try other.existingObject(with: stock.id("A-1")).set("price", 3.0)
+        let otherApples = try other.existingObject(with: stock.id("A-1"))
+        try otherApples.set("price", 3.0)
+        let aisle = try other.insert("Location")
+        try aisle.set("aisle", "9")
+        try otherApples.setRelated("location", to: aisle)
         try other.save()
+        let storedAisle = {
+            try stock.stored {
+                try $0.existingObject(with: stock.id("A-1")).related("location")?.get("aisle", as: String.self)
+            }
+        }
 
         try apples.set("name", "Green apples")
         try apples.setRelated("unit", to: child.existingObject(with: stock.id("g")))
@@ -30,21 +40,29 @@ import Testing
             let error = try #require(throws: ObjectValidationError.self) { try parent.save() }
             #expect(error.failures.map(\.rule) == [.rowVersionConflict])
             #expect(try storedApples() == "A-1 Apples 3.0 kg")
+            #expect(try storedAisle() == "9")
             #expect(parent.hasChanges)
         case .objectWins:
             try parent.save()
-            #expect(try storedApples() == "A-1 Green apples 1.0 g")  // the price the parent held, too
+            // The parent's whole object is written: the price it held, and no location.
+            #expect(try storedApples() == "A-1 Green apples 1.0 g")
+            #expect(try storedAisle() == nil)
         case .storeWins:
             try parent.save()
-            // The stored attributes stay; the relationship change is written.
+            // The stored attributes and location stay; the relationship the parent changed is written.
             #expect(try storedApples() == "A-1 Apples 3.0 g")
+            #expect(try storedAisle() == "9")
             #expect(try stock.storedMembers(of: "g", "items", key: "sku") == ["A-1"])
             let parentApples = try parent.existingObject(with: stock.id("A-1"))
             #expect(try CatalogStock.line(of: parentApples) == "A-1 Apples 3.0 g")
+            let parentAisle = try #require(try parentApples.related("location"))
+            #expect(try parentAisle.get("aisle", as: String.self) == "9")
+            #expect(try parentAisle.relatedObjects("items").map { try $0.get("sku", as: String.self) } == ["A-1"])
             // The parent's object now holds the row's version: its next change saves.
             try parentApples.set("price", 4.0)
             try parent.save()
             #expect(try storedApples() == "A-1 Apples 4.0 g")
+            #expect(try storedAisle() == "9")
         }
     }
 

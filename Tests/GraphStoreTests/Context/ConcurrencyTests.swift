@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import GraphStore
+import TestSupport
 
 @Suite struct ConcurrencyTests {
     @Test func backgroundSavesMergeIntoAnotherContext() async throws {
@@ -34,9 +35,7 @@ import Testing
     }
 
     @Test func concurrentBackgroundContextsSaveIntoOneFileStore() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "seedkit-concurrent-\(UUID().uuidString).sqlite"
-        ).path
+        let path = ScratchFolder.path("seedkit-concurrent", suffix: ".sqlite")
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
         let store = try PersistentStore.open(at: path, model: CatalogModel.build())
         try await withThrowingTaskGroup(of: Void.self) { group in

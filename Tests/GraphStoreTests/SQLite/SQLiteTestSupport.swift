@@ -3,6 +3,7 @@
 import Foundation
 
 @testable import GraphStore
+import TestSupport
 
 /// A path for a database file in the temporary directory, removed with its companions by `remove()`.
 struct TemporaryDatabasePath {
@@ -10,8 +11,7 @@ struct TemporaryDatabasePath {
 
     init() {
         path =
-            FileManager.default.temporaryDirectory
-            .appendingPathComponent("seedkit-sqlite-\(UUID().uuidString).sqlite").path
+            ScratchFolder.path("seedkit-sqlite", suffix: ".sqlite")
     }
 
     func remove() {

@@ -4,11 +4,11 @@ import Foundation
 import Testing
 
 @testable import GraphStore
+import TestSupport
 
 @Suite struct PersistentStoreTests {
     static func temporaryPath(_ name: String = "store") -> String {
-        FileManager.default.temporaryDirectory
-            .appendingPathComponent("seedkit-tests-\(UUID().uuidString)-\(name).sqlite").path
+        ScratchFolder.path("seedkit-tests", suffix: "-\(name).sqlite")
     }
 
     static func tables(in path: String) throws -> [String: String] {

@@ -7,6 +7,7 @@ import Synchronization
 import Testing
 
 @testable import GraphStore
+import TestSupport
 
 @Suite struct StoreChoresTests {
     @Test func keyChunksLookUpEveryKeyWithOneStatement() throws {
@@ -50,8 +51,7 @@ import Testing
     }
 
     @Test func storeFilesGoTogether() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("seedkit-files-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = URL(fileURLWithPath: try ScratchFolder.make("seedkit-files"))
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = folder.appendingPathComponent("A.sqlite").path
         let other = folder.appendingPathComponent("A.sqlite.other").path

@@ -6,6 +6,7 @@ import PropertyLists
 import Testing
 
 @testable import ModelFiles
+import TestSupport
 
 @Suite struct MappingModelCraftedTests {
     /// A `$source.<path>` archive, base64, as Xcode stores it in valueexpressiondata.
@@ -18,9 +19,7 @@ import Testing
 
     /// Writes `objects` (XML of `<object>` elements) into a mapping model file and reads it.
     static func read(_ objects: String, modelObject: String? = nil) throws -> MappingModel {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "mapping-\(UUID().uuidString).xcmappingmodel")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = URL(fileURLWithPath: try ScratchFolder.make("mapping", suffix: ".xcmappingmodel"))
         defer { try? FileManager.default.removeItem(at: directory) }
         let model =
             modelObject ?? """

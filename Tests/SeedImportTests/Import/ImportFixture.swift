@@ -4,18 +4,18 @@ import Foundation
 import GraphStore
 
 @testable import SeedImport
+import TestSupport
 
 /// A temporary folder holding a model, sources and plans for one test.
 struct ImportFixture {
     let folder: String
 
     /// The repository's root folder.
-    static let repository = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repository = Repository.root
 
     init() throws {
         folder =
-            FileManager.default.temporaryDirectory.appendingPathComponent("seedkit-import-\(UUID().uuidString)").path
+            ScratchFolder.path("seedkit-import")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try copy("SeedData/Catalog/Catalog.yaml", as: "Catalog.yaml")
     }

@@ -7,6 +7,7 @@ import RecordReaders
 import Testing
 
 @testable import SeedImport
+import TestSupport
 
 /// A model annotated the way an Xcode model for CoreDataImporter is: attribute `mappedKeyName`s,
 /// a relationship `relatedByAttribute`, an entity-level `relatedByAttribute` (Grocery Dude's style).
@@ -237,7 +238,7 @@ struct PlanConventionsTests {
     }
 
     @Test func sniffsAGzipFileInflated() throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("sniff-\(UUID().uuidString).json.gz")
+        let file = URL(fileURLWithPath: ScratchFolder.path("sniff", suffix: ".json.gz"))
         defer { try? FileManager.default.removeItem(at: file) }
         let compressed = try #require(GzipCompression.compress(Array("{\"items\": []}".utf8)))
         try Data(compressed).write(to: file)

@@ -4,6 +4,7 @@ import Foundation
 import Testing
 
 @testable import SeedImport
+import TestSupport
 
 @Suite("Plan files: parse errors")
 struct PlanFileErrorTests {
@@ -172,7 +173,7 @@ struct PlanFileErrorTests {
     }
 
     @Test func reportsAPlanFileThatIsNotUTF8() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("plan-\(UUID().uuidString).yaml").path
+        let path = ScratchFolder.path("plan", suffix: ".yaml")
         try Data([0x6D, 0x3A, 0x20, 0xFF, 0x0A]).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
         #expect(throws: PlanErrors([PlanError(file: path, message: "the plan file is not valid UTF-8")])) {
