@@ -122,17 +122,16 @@ import Testing
     }
 
     @Test func bringAlongKeepsTheOrderOfMembersKeptOnTheirOwnTable() throws {
-        let source = try PersistentStore.inMemory(model: SetBasedCopyTests.playlists())
-        try SetBasedCopyTests.insertPlaylist(try ObjectContext(store: source), ["t3", "t1", "t2"])
+        let source = try OrderedMergeTests.store(playlists: [("Mix", ["t3", "t1", "t2"])])
         var options = DeepCopyOptions()
         options.predicates = ["Track": try FetchPredicate(format: "title == 't1'")]
-        let followed = try PersistentStore.inMemory(model: SetBasedCopyTests.playlists())
+        let followed = try PersistentStore.inMemory(model: OrderedMergeTests.model())
         _ = try DeepCopier(from: source, to: followed, options: options).run()
-        #expect(try SetBasedCopyTests.titles(followed) == ["t1"])
+        #expect(try OrderedMergeTests.playlists(followed) == ["Mix: t1"])
         options.relationships = ["Playlist.tracks": .bringAlong]
-        let brought = try PersistentStore.inMemory(model: SetBasedCopyTests.playlists())
+        let brought = try PersistentStore.inMemory(model: OrderedMergeTests.model())
         _ = try DeepCopier(from: source, to: brought, options: options).run()
-        #expect(try SetBasedCopyTests.titles(brought) == ["t3", "t1", "t2"])
+        #expect(try OrderedMergeTests.playlists(brought) == ["Mix: t3,t1,t2"])
         let check = try ObjectContext(store: brought)
         let tracks = try check.fetch(FetchRequest(entityName: "Track", sortDescriptors: [FetchSortDescriptor("title")]))
         #expect(try tracks.map { try $0.related("playlist")?.get("name", as: String.self) } == ["Mix", "Mix", "Mix"])

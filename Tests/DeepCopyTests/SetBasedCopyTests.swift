@@ -1,6 +1,7 @@
 // The set-based copy's own cases: many small batches, entity numbers that differ between
 // compatible models (with a default for an attribute only the target has), ordered members
-// appended on merge (join table and members' table), predicates, source objects sharing a key,
+// appended on merge under keep (OrderedMergeTests has every case of ordered merges), predicates,
+// source objects sharing a key,
 // a failure after batches were committed, completion metadata and the fail message.
 import Foundation
 import GraphStore
@@ -109,53 +110,6 @@ import Testing
         let report = try DeepCopier(from: source, to: target, options: options).run()
         #expect(report.entities["List"]?.copied == 1 && report.entities["List"]?.matched == 1)
         #expect(try ObjectContext(store: target).count(for: FetchRequest(entityName: "List")) == 1)
-    }
-
-    /// Tracks ordered in their playlist, kept as a column on the tracks' table.
-    static func playlists() throws -> ObjectModel {
-        try ModelBuilder("Music")
-            .entity("Playlist") { playlist in
-                playlist.attribute("name", .string)
-                playlist.toMany("tracks", "Track", inverse: "playlist", ordered: true)
-                playlist.unique("name")
-            }
-            .entity("Track") { track in
-                track.attribute("title", .string)
-                track.toOne("playlist", "Playlist", inverse: "tracks")
-                track.unique("title")
-            }
-            .build()
-    }
-
-    static func insertPlaylist(_ context: ObjectContext, _ tracks: [String]) throws {
-        let playlist = try context.insert("Playlist")
-        try playlist.set("name", "Mix")
-        for title in tracks {
-            let track = try context.insert("Track")
-            try track.set("title", title)
-            try playlist.add(track, to: "tracks")
-        }
-        try context.save()
-    }
-
-    static func titles(_ store: PersistentStore) throws -> [String] {
-        let context = try ObjectContext(store: store)
-        let playlist = try #require(try context.fetch(FetchRequest(entityName: "Playlist")).first)
-        return try playlist.relatedObjects("tracks").map { try $0.get("title", as: String.self) ?? "" }
-    }
-
-    @Test func orderedMembersOnTheirOwnTableKeepAndAppendTheirOrder() throws {
-        let source = try PersistentStore.inMemory(model: Self.playlists())
-        let seeding = try ObjectContext(store: source)
-        try Self.insertPlaylist(seeding, ["t3", "t1", "t2"])
-        let fresh = try PersistentStore.inMemory(model: Self.playlists())
-        _ = try DeepCopier(from: source, to: fresh).run()
-        #expect(try Self.titles(fresh) == ["t3", "t1", "t2"])
-        let merged = try PersistentStore.inMemory(model: Self.playlists())
-        let user = try ObjectContext(store: merged)
-        try Self.insertPlaylist(user, ["t4", "t1"])
-        _ = try DeepCopier(from: source, to: merged).run()
-        #expect(try Self.titles(merged) == ["t4", "t1", "t3", "t2"])
     }
 
     @Test func aFailureAfterCommittedBatchesLeavesTheTargetAsItWas() throws {

@@ -7,8 +7,8 @@ import TestSupport
 @Suite struct ExitCodeTests {
     static let repository = Repository.root
 
-    static func sampleFolder() throws -> String {
-        try ScratchFolder.copy(ofRepositoryFolder: "SeedData/Catalog", prefix: "seedkit-cli")
+    static func sampleFolder(_ sample: String = "Catalog") throws -> String {
+        try ScratchFolder.copy(ofRepositoryFolder: "SeedData/" + sample, prefix: "seedkit-cli")
     }
 
     @Test func usageErrorsExitWith2() throws {

@@ -19,6 +19,7 @@ import TestSupport
             path: "SeedData/Catalog/Catalog.yaml", name: "Catalog",
             entities: ["Item", "Location", "ShoppingList", "Tag", "Unit"]),
         Sample(path: "SeedData/Quakes/QuakesModel.yaml", name: "Quakes", entities: ["Network", "Quake"]),
+        Sample(path: "SeedData/Zoo/Zoo.yaml", name: "Zoo", entities: ["Animal", "Cat", "Dog", "Keeper", "Visit"]),
         Sample(
             path: "SeedData/GroceryDude/GroceryDude.xcdatamodeld", name: "GroceryDude",
             entities: ["Item", "Location", "LocationAtHome", "LocationAtShop", "Unit"]),

@@ -66,7 +66,9 @@ struct CopyLinks {
 
     init(plan: CopyPlan) {
         let (source, sourceLayout, targetLayout) = (plan.source, plan.sourceLayout, plan.targetLayout)
-        for entity in source.entities where plan.copies(entity) {
+        // A relationship is visited on the entity declaring it, which may be an abstract (or not
+        // copied) parent of the copied entities.
+        for entity in source.entities where entity.kindIndices.contains(where: { plan.copies(source.entities[$0]) }) {
             for relationship in entity.relationships
             where relationship.declaringEntity == entity.name && plan.follows(relationship) {
                 guard let other = plan.targetRelationship(for: relationship) else { continue }

@@ -4,8 +4,9 @@
 // (matches by key, fresh keys for the rest) before anything is written; then rows are inserted
 // and matched rows updated with INSERT … SELECT / UPDATE … FROM, to-one links remapped through
 // the maps (self references and cycles included), join tables filled through the maps of both
-// ends, and ordered members positioned (order kept; merging appends missing members in source
-// order).
+// ends, and ordered members positioned (order kept; a merge appends missing members in source
+// order, and under `update` then gives matched objects' lists the source's order, their
+// target-only members after it).
 // With a lineage (CopyLineage, LineageMatches), the target's seed record matches objects first,
 // decides per column whether a matched object keeps the target's value, leaves out objects the
 // target deleted, and is rewritten in the copy's last transaction.
@@ -172,6 +173,9 @@ public final class DeepCopier {
         for link in links.orderedMembers where !verbatim {
             batches.tracker.begin(.links, entity: link.entity, relationship: link.relationship, rows: 0)
             try OrderedMemberPositions(link: link, plan: plan, maps: maps).assignPositions(with: batches)
+        }
+        if options.onConflict == .update {
+            for merge in SourceOrderMerge.all(links: links, plan: plan, maps: maps) { try merge.apply(with: batches) }
         }
         return (tables, maps)
     }

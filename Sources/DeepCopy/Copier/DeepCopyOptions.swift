@@ -3,9 +3,11 @@ import GraphStore
 
 /// What a copied object does when its key matches an object already in the target.
 public enum CopyConflictPolicy: String, Sendable, CaseIterable {
-    /// Overwrite the target object's attributes with the source's.
+    /// Overwrite the target object's attributes with the source's; its ordered to-manys take the
+    /// source's order (the members only the target has after it, in their old order).
     case update
-    /// Keep the target object as it is (relationships still gain missing members).
+    /// Keep the target object as it is (relationships still gain missing members, appended in
+    /// source order to ordered ones).
     case keep
     /// Stop the copy (nothing of it remains).
     case fail

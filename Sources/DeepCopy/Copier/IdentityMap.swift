@@ -22,6 +22,15 @@ enum IdentityMap {
         }
     }
 
+    /// SQL selecting the target keys that copied source rows matched (rows the target held, or
+    /// a new row several source rows share); nil when no source row matches.
+    var matchedTargets: String? {
+        switch self {
+        case .offset: nil
+        case .table(let name): "SELECT target_key FROM temp.\(SQLiteIdentifier.quote(name)) WHERE NOT fresh"
+        }
+    }
+
     /// Whether every source key maps to itself.
     var isIdentity: Bool {
         if case .offset(0) = self { return true }

@@ -2,7 +2,8 @@
 // INSERT … SELECT through the identity maps of both ends, a page of source owners per batch.
 // Pairs already in the target stay as they are. Ordered sides get positions after the owner's
 // existing members, in source order: a fresh copy keeps the source's order exactly, a merge
-// appends the missing members.
+// appends the missing members (under `update`, SourceOrderMerge then puts a matched object's
+// list into the source's order).
 // A verbatim copy (see RowCopier) moves the whole table with `INSERT … SELECT *`.
 // Invariant: a pair with an end the copy left out is not written.
 import GraphStore

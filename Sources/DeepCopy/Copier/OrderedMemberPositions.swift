@@ -1,7 +1,8 @@
 // Positions of an ordered to-many kept on its members' table (an owner column and a position
 // column there): the members whose owner the copy sets are noted before any row is written, and
 // once every row is in place they get positions after their owner's other members, in source order.
-// A fresh copy so keeps the source's order; a merge appends the members an owner lacked.
+// A fresh copy so keeps the source's order; a merge appends the members an owner lacked (under
+// `update`, SourceOrderMerge then puts a matched owner's list into the source's order).
 // Invariant: members the copy does not move keep their positions.
 import GraphStore
 

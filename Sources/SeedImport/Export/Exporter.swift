@@ -1,7 +1,10 @@
-// Exports one entity's objects in primary-key order, a page at a time: attributes by name
+// Exports one entity's objects (its sub-entities' included) in primary-key order, a page at a
+// time, in the columns of ExportColumns: the object's ID where relationships to it could not use
+// a unique key, the concrete entity's name where there are sub-entities, attributes by name
 // (dates ISO 8601 UTC, binary base64), relationships as the destination's unique key (to-one)
-// or a list of keys (to-many, in order when ordered) — so an export re-imports through a plan
-// that names only the entity and its key (docs/CLI.md).
+// or a list of keys (to-many, in order when ordered), the object ID for a destination without
+// one — so an export re-imports through a plan that names only the entity and its key, and
+// routes records to sub-entities by the entity column (docs/CLI.md).
 // Invariant: memory stays bounded (one page of objects at a time).
 import Foundation
 import GraphStore
@@ -52,38 +55,17 @@ public struct Exporter {
     }
 
     private func export(with writer: inout any ExportWriter) throws -> Int {
-        let attributes = entity.attributes.filter { !$0.isTransient }
-        let relationships = entity.relationships.filter { !$0.isTransient }
-        try writer.begin(entity: entity.name, columns: attributes.map(\.name) + relationships.map(\.name))
+        let columns = ExportColumns(of: entity, in: store.model)
+        try writer.begin(entity: entity.name, columns: columns.names)
         let context = try ObjectContext(store: store)
         var last: Int64 = 0
         var count = 0
         while true {
             let page = try context.fetchPage(of: entity.name, after: last, limit: pageSize)
             guard let final = page.last else { break }
-            for relationship in relationships where relationship.isToMany {
-                try context.prefetch(relationship.name, of: page)
-            }
-            var destinations: [ManagedObject] = []
+            try loadDestinations(of: page, columns: columns, in: context)
             for object in page {
-                for relationship in relationships {
-                    destinations +=
-                        relationship.isToMany
-                        ? try object.relatedObjects(at: relationship.index)
-                        : try object.related(at: relationship.index).map { [$0] } ?? []
-                }
-            }
-            try context.load(destinations)
-            for object in page {
-                var values = try attributes.map { try Self.value(object.value(at: $0.index)) }
-                for relationship in relationships {
-                    if relationship.isToMany {
-                        values.append(.list(try object.relatedObjects(at: relationship.index).map(Self.key)))
-                    } else {
-                        values.append(.text(try object.related(at: relationship.index).map(Self.key)))
-                    }
-                }
-                try writer.write(ExportRow(values: values))
+                try writer.write(ExportRow(values: try values(of: object, columns: columns)))
                 count += 1
             }
             last = final.objectID.key
@@ -91,6 +73,50 @@ public struct Exporter {
         }
         try writer.end()
         return count
+    }
+
+    /// Loads the page's relationships and their destinations (whose keys the rows hold) in bulk.
+    private func loadDestinations(of page: [ManagedObject], columns: ExportColumns, in context: ObjectContext) throws {
+        var destinations: [ManagedObject] = []
+        for (_, objects) in Dictionary(grouping: page, by: { $0.entity.index }).sorted(by: { $0.key < $1.key }) {
+            let relationships = columns.sources(of: objects[0].entity).relationships.compactMap { $0 }
+            for relationship in relationships where relationship.isToMany {
+                try context.prefetch(relationship.name, of: objects)
+            }
+            for object in objects {
+                for relationship in relationships {
+                    destinations +=
+                        relationship.isToMany
+                        ? try object.relatedObjects(at: relationship.index)
+                        : try object.related(at: relationship.index).map { [$0] } ?? []
+                }
+            }
+        }
+        try context.load(destinations)
+    }
+
+    /// One object's row: its identity and entity name when the export has them, then its
+    /// attributes and relationships (null for the columns of properties its entity lacks).
+    private func values(of object: ManagedObject, columns: ExportColumns) throws -> [ExportValue] {
+        var values: [ExportValue] = []
+        if columns.writesIdentity { values.append(.text(object.objectID.uriRepresentation)) }
+        if columns.entityColumn != nil { values.append(.text(object.entity.name)) }
+        let sources = columns.sources(of: object.entity)
+        for attribute in sources.attributes {
+            values.append(try attribute.map { try Self.value(object.value(at: $0.index)) } ?? .text(nil))
+        }
+        for relationship in sources.relationships {
+            guard let relationship else {
+                values.append(.text(nil))
+                continue
+            }
+            if relationship.isToMany {
+                values.append(.list(try object.relatedObjects(at: relationship.index).map(Self.key)))
+            } else {
+                values.append(.text(try object.related(at: relationship.index).map(Self.key)))
+            }
+        }
+        return values
     }
 
     /// An attribute value for the writers: numbers and Booleans as literals, the rest as text.
@@ -115,7 +141,7 @@ public struct Exporter {
     }
 
     /// The key that names `object` in an export: its entity's first unique constraint (values
-    /// joined by `,`), or its object ID URI when it has none.
+    /// joined by `,`), or its object ID URI (the identity column's value) when it has none.
     static func key(_ object: ManagedObject) throws -> String {
         guard let constraint = object.entity.uniqueConstraints.first else { return object.objectID.uriRepresentation }
         return try constraint.map { try text(object[$0]) ?? "" }.joined(separator: ",")

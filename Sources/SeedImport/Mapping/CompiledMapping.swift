@@ -1,6 +1,7 @@
 // A record mapping compiled against the model and the source: attribute slots with their field
 // paths and coercers, the key, and relationships (by reference or nested), ready to apply to
-// millions of records without looking anything up by name.
+// millions of records without looking anything up by name — or, with `entityField`, the routes
+// to one such mapping per entity a record may name (EntityRoutes).
 // Invariant: everything a record needs is resolved here once; per-record work only evaluates
 // precompiled paths and coercers.
 import GraphStore
@@ -29,10 +30,17 @@ final class CompiledAttribute: Sendable {
     }
 }
 
-/// A lookup: the entity searched and the attributes compared (a unique key or a `match`).
+/// A lookup: the entity searched and the attributes compared (a unique key or a `match`), or
+/// the run identity (`key: [object-id]`, PlanConventions.identityKey), which no attribute holds.
 struct LookupID: Hashable {
     let entityIndex: Int
     let slots: [Int]
+
+    /// The slot that stands for the run identity.
+    static let identitySlot = -1
+
+    /// Whether this looks up the run identity: only the run's own records, never stored rows.
+    var isRunIdentity: Bool { slots == [Self.identitySlot] }
 
     /// Hashes the entity and first slot only: lookups are hashed once per record and
     /// relationship, and an entity rarely has two keys starting with the same attribute.
@@ -108,7 +116,7 @@ final class CompiledMapping: Sendable {
     let entity: ModelEntity
     /// The key lookup, when the mapping has a key.
     let keyLookup: LookupID?
-    /// The key attributes (a subset of `attributes`), in key order.
+    /// The key attributes (a subset of `attributes`, or the run identity alone), in key order.
     let keyAttributes: [CompiledAttribute]
     /// Every mapped attribute (key attributes included).
     let attributes: [CompiledAttribute]
@@ -116,14 +124,21 @@ final class CompiledMapping: Sendable {
     let relationships: [CompiledRelationship]
     /// What a record matching an existing object does.
     let onConflict: ConflictPolicy
-    /// The positions of the key attributes in `attributes`, in key order.
+    /// With `entityField`: the mapping of each entity a record may name, which prepares it
+    /// instead of this one (which then maps nothing itself).
+    let routes: EntityRoutes?
+    /// The key attribute standing for the run identity (`key: [object-id]`), which maps to no
+    /// attribute (it is in `keyAttributes`, not in `attributes`).
+    let identityKey: CompiledAttribute?
+    /// The positions of the key attributes in `attributes`, in key order (none for a run identity).
     let keyPositions: [Int]
     /// Whether each position of `attributes` holds a key attribute.
     private let keyFlags: [Bool]
 
     init(
         number: Int, entity: ModelEntity, keyLookup: LookupID?, keyAttributes: [CompiledAttribute],
-        attributes: [CompiledAttribute], relationships: [CompiledRelationship], onConflict: ConflictPolicy
+        attributes: [CompiledAttribute], relationships: [CompiledRelationship], onConflict: ConflictPolicy,
+        routes: EntityRoutes? = nil
     ) {
         self.number = number
         self.entity = entity
@@ -132,6 +147,8 @@ final class CompiledMapping: Sendable {
         self.attributes = attributes
         self.relationships = relationships
         self.onConflict = onConflict
+        self.routes = routes
+        identityKey = keyAttributes.first { $0.slot == LookupID.identitySlot }
         let keyPositions = keyAttributes.compactMap { key in attributes.firstIndex { $0 === key } }
         self.keyPositions = keyPositions
         keyFlags = attributes.indices.map { keyPositions.contains($0) }
@@ -142,28 +159,39 @@ final class CompiledMapping: Sendable {
         keyFlags[position]
     }
 
-    /// Every field path at the top level of this mapping's records (CSV readers resolve them to columns).
+    /// Every field path at the top level of this mapping's records (CSV readers resolve them to
+    /// columns): attributes', a run identity key's, relationships'; with routes, the entity field
+    /// and then each routed mapping's.
     var topLevelFields: [FieldPath] {
-        attributes.compactMap(\.field) + relationships.map(\.field)
+        if let routes { return [routes.field] + routes.ordered.flatMap(\.topLevelFields) }
+        return attributes.compactMap(\.field) + [identityKey?.field].compactMap { $0 } + relationships.map(\.field)
     }
 
     /// A copy whose top-level field paths are replaced through `resolved` (same order as ``topLevelFields``).
     func resolving(_ resolved: [FieldPath]) -> CompiledMapping {
         var iterator = resolved.makeIterator()
-        let attributes = self.attributes.map { attribute in
+        if let routes {
+            return CompiledMapping(
+                number: number, entity: entity, keyLookup: keyLookup, keyAttributes: keyAttributes,
+                attributes: attributes, relationships: relationships, onConflict: onConflict,
+                routes: routes.resolving(&iterator))
+        }
+        func resolvingField(of attribute: CompiledAttribute) -> CompiledAttribute {
             attribute.field == nil
                 ? attribute
                 : CompiledAttribute(
                     slot: attribute.slot, name: attribute.name, field: iterator.next() ?? attribute.field,
                     constant: attribute.constant, coercer: attribute.coercer)
         }
+        let attributes = self.attributes.map(resolvingField)
+        let identity = identityKey.map { [resolvingField(of: $0)] } ?? []
         let relationships = self.relationships.map { relationship in
             CompiledRelationship(
                 id: relationship.id, number: relationship.number, relationship: relationship.relationship,
                 field: iterator.next() ?? relationship.field,
                 source: relationship.source, members: relationship.members)
         }
-        let keys = keyAttributes.compactMap { key in attributes.first { $0.slot == key.slot } }
+        let keys = keyAttributes.compactMap { key in (attributes + identity).first { $0.slot == key.slot } }
         return CompiledMapping(
             number: number, entity: entity, keyLookup: keyLookup, keyAttributes: keys, attributes: attributes,
             relationships: relationships, onConflict: onConflict)

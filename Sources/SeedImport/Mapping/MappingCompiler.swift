@@ -1,6 +1,7 @@
 // Compiles plan mappings against the model: resolves names to slots, applies the conventions of
 // docs/PlanFormat.md (field = attribute name or `mappedKeyName`; match = `relatedByAttribute` or the
-// destination's unique constraint), builds coercers, and recurses into nested mappings.
+// destination's unique constraint), builds coercers, and recurses into nested mappings. A mapping
+// with `entityField` compiles once per entity its records may name (EntityRoutes).
 // Invariant: a plan that passed PlanValidator compiles; anything else fails with a PlanError
 // naming the source and key.
 import GraphStore
@@ -38,8 +39,38 @@ struct MappingCompiler {
         guard let entity = model.entity(named: mapping.entity) else {
             throw fail(path + ".entity", "unknown entity '\(mapping.entity)'")
         }
+        guard let entityField = mapping.entityField else {
+            return try compile(mapping, as: entity, keyedBy: entity, path: path, listSeparator: listSeparator)
+        }
+        let field: FieldPath
+        do {
+            field = try FieldPath(parsing: entityField)
+        } catch {
+            throw fail(path + ".entityField", "\(error)")
+        }
         let number = numbers.nextMapping()
-        let attributeMappings = PlanConventions.effectiveAttributes(of: mapping, entity: entity)
+        var routed: [String: CompiledMapping] = [:]
+        for kind in PlanConventions.recordEntities(of: mapping, entity: entity, model: model) {
+            routed[kind.name] = try compile(
+                mapping, as: kind, keyedBy: entity, path: "\(path)(\(kind.name))", listSeparator: listSeparator)
+        }
+        return CompiledMapping(
+            number: number, entity: entity, keyLookup: nil, keyAttributes: [], attributes: [], relationships: [],
+            onConflict: mapping.onConflict, routes: EntityRoutes(field: field, entity: entity, mappings: routed))
+    }
+
+    /// Compiles `mapping` for records that become `entity` objects, matched by the key lookup of
+    /// `keyEntity` (the mapping's entity; with `entityField`, `entity` is it or a sub-entity, and
+    /// only the attributes and relationships `entity` has are mapped).
+    private func compile(
+        _ mapping: RecordMapping, as entity: ModelEntity, keyedBy keyEntity: ModelEntity, path: String,
+        listSeparator: String?
+    ) throws(PlanErrors) -> CompiledMapping {
+        let number = numbers.nextMapping()
+        let routed = mapping.entityField != nil
+        let attributeMappings = PlanConventions.effectiveAttributes(of: mapping, entity: entity).filter {
+            !routed || entity.attribute(named: $0.key) != nil
+        }
         var attributes: [CompiledAttribute] = []
         for (name, attributeMapping) in attributeMappings.sorted(by: { $0.key < $1.key }) {
             guard let attribute = entity.attribute(named: name) else {
@@ -48,7 +79,14 @@ struct MappingCompiler {
             attributes.append(try compileAttribute(attribute, attributeMapping, path: "\(path).attributes.\(name)"))
         }
         var keyAttributes: [CompiledAttribute] = []
-        for name in mapping.key ?? [] {
+        if PlanConventions.isIdentity(mapping.key) {
+            keyAttributes.append(
+                CompiledAttribute(
+                    slot: LookupID.identitySlot, name: PlanConventions.identityKey,
+                    field: try Self.identityField(path: path + ".key"), constant: nil,
+                    coercer: try Self.identityCoercer(path: path + ".key")))
+        }
+        for name in mapping.key ?? [] where !PlanConventions.isIdentity(mapping.key) {
             guard let attribute = entity.attribute(named: name) else {
                 throw fail("\(path).key", "'\(name)' is not an attribute of \(entity.name)")
             }
@@ -64,12 +102,13 @@ struct MappingCompiler {
         for (name, relationshipMapping) in Self.effectiveRelationships(
             of: mapping, entity: entity, model: model, listSeparator: listSeparator
         )
+        .filter({ !routed || entity.relationship(named: $0.key) != nil })
         .sorted(by: { $0.key < $1.key }) {
             relationships.append(
                 try compileRelationship(name, relationshipMapping, of: entity, path: "\(path).relationships.\(name)"))
         }
         let keyLookup =
-            keyAttributes.isEmpty ? nil : LookupID(entityIndex: entity.index, slots: keyAttributes.map(\.slot))
+            keyAttributes.isEmpty ? nil : LookupID(entityIndex: keyEntity.index, slots: keyAttributes.map(\.slot))
         return CompiledMapping(
             number: number, entity: entity, keyLookup: keyLookup, keyAttributes: keyAttributes, attributes: attributes,
             relationships: relationships, onConflict: mapping.onConflict)
@@ -150,6 +189,16 @@ struct MappingCompiler {
                 id: path, number: numbers.nextRelationship(), relationship: relationship, field: field,
                 source: .nested(compiled), members: mapping.members)
         }
+        if PlanConventions.isIdentity(mapping.match) {
+            return CompiledRelationship(
+                id: path, number: numbers.nextRelationship(), relationship: relationship, field: field,
+                source: .reference(
+                    lookup: LookupID(entityIndex: destination.index, slots: [LookupID.identitySlot]),
+                    coercers: [try Self.identityCoercer(path: path + ".match")],
+                    matchNames: [PlanConventions.identityKey],
+                    missing: mapping.missing, split: mapping.split),
+                members: mapping.members)
+        }
         let match: [String]
         do {
             match = try PlanConventions.effectiveMatch(for: relationship, mapping: mapping, model: model)
@@ -175,6 +224,26 @@ struct MappingCompiler {
                 lookup: LookupID(entityIndex: destination.index, slots: slots), coercers: coercers, matchNames: match,
                 missing: mapping.missing, split: mapping.split),
             members: mapping.members)
+    }
+
+    /// The field a run identity key is read from: the one named like it.
+    private static func identityField(path: String) throws(PlanErrors) -> FieldPath {
+        do {
+            return try FieldPath(parsing: PlanConventions.identityKey)
+        } catch {
+            throw PlanErrors([PlanError(keyPath: path, message: "\(error)")])
+        }
+    }
+
+    /// Run identities are texts, taken as written.
+    private static func identityCoercer(path: String) throws(PlanErrors) -> ValueCoercer {
+        do {
+            return try ValueCoercer(
+                declaration: AttributeDescription(name: PlanConventions.identityKey, type: .string),
+                mapping: AttributeMapping())
+        } catch {
+            throw PlanErrors([PlanError(keyPath: path, message: "\(error)")])
+        }
     }
 
     private func fail(_ keyPath: String, _ message: String) -> PlanErrors {

@@ -1,5 +1,5 @@
 // Every mapping of a plan compiled against the model once per run and numbered: mappings
-// (nested ones included), relationship mappings and lookups (the keys and reference matches
+// (nested and routed ones included), relationship mappings and lookups (the keys and reference matches
 // of the plan, one number per distinct entity and attributes). Prepared records and staged
 // references name them by these numbers, and the stages find what a number stands for in these
 // arrays — no lookup by name or hash per record.
@@ -28,6 +28,13 @@ struct PlanMappings: Sendable {
     /// (their key lookup is the key of a mapping with `onConflict: fail`, whose errors name the
     /// record that wrote the key first), by mapping number.
     let notesFirstWriters: [Bool]
+    /// Whether the run's key index learns every row the run writes that each lookup may find
+    /// (every mapping and `missing: create` reference writing rows of its entity or a
+    /// sub-entity keys them by it), by lookup number. Otherwise (a source without a key, one
+    /// keyed by other attributes, a `match` on attributes no source keys by, a sub-entity's
+    /// records keyed by their parent's key) the index cannot say a key is absent: references
+    /// by it wait for the store after the load, and records keyed by it are set aside.
+    let indexedLookups: [Bool]
     private let lookupNumbers: [LookupID: Int]
 
     /// Compiles the mappings of `plan` against `model`.
@@ -46,6 +53,7 @@ struct PlanMappings: Sendable {
         var owners: [CompiledMapping] = []
         func collect(_ mapping: CompiledMapping) {
             mappings.append(mapping)
+            mapping.routes?.ordered.forEach(collect)
             for relationship in mapping.relationships {
                 relationships.append(relationship)
                 owners.append(mapping)
@@ -74,6 +82,32 @@ struct PlanMappings: Sendable {
         notesFirstWriters = keyLookups.map { $0.map(failing.contains) ?? false }
         self.lookups = lookups
         lookupNumbers = numbers
+        // Who writes rows a lookup may find, the lookup each learns them under, and which
+        // attributes a destination created for a reference holds (its match; nil: any).
+        let writers =
+            mappings.filter { $0.routes == nil }.map {
+                (entity: $0.entity, lookup: $0.keyLookup, holds: Set<Int>?.none)
+            }
+            + relationships.filter { $0.missing == .create }.map {
+                (
+                    entity: model.entities[$0.lookup.entityIndex], lookup: Optional($0.lookup),
+                    holds: Set($0.lookup.slots)
+                )
+            }
+        indexedLookups = lookups.map { lookup in
+            let entity = model.entities[lookup.entityIndex]
+            // A nested relationship's destination lookup (no slots) is never looked up.
+            guard !lookup.isRunIdentity, !lookup.slots.isEmpty else { return true }
+            return writers.allSatisfy { writer in
+                guard writer.entity.isKind(of: entity), writer.lookup != lookup else { return true }
+                // A created destination has no value but its match and defaults: it has a key of
+                // this lookup only if those give every attribute of it.
+                guard let holds = writer.holds else { return false }
+                return !lookup.slots.allSatisfy {
+                    holds.contains($0) || entity.attributes[$0].declaration.defaultValue != nil
+                }
+            }
+        }
     }
 
     /// The number of `lookup` (nil for a lookup the plan does not have).

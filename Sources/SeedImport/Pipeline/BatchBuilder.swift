@@ -201,7 +201,7 @@ final class BatchBuilder {
         var wanted: [LookupID: Set<KeyValue>] = [:]
         for (object, _) in prepared { object.collectLookups(into: &wanted) }
         try lookup.prefetch(wanted)
-        try prefetchToMany(prepared.map(\.0), mapping: mapping)
+        try prefetchToMany(prepared.map(\.0))
         var applied = AppliedObjects()
         for (index, (object, record)) in prepared.enumerated() {
             do {
@@ -214,14 +214,18 @@ final class BatchBuilder {
     }
 
     /// Loads the mapped to-many relationships of the batch's existing objects in bulk, so
-    /// adding a member they already have changes nothing.
-    private func prefetchToMany(_ prepared: [PreparedObject], mapping: CompiledMapping) throws {
-        guard let keyLookup = mapping.keyLookup else { return }
-        let existing = prepared.compactMap { object in object.key.flatMap { lookup.object(keyLookup, $0) } }
-            .filter { !$0.isInserted }
-        guard !existing.isEmpty else { return }
-        for relationship in mapping.relationships where relationship.relationship.isToMany {
-            try context.prefetch(relationship.relationship.name, of: existing)
+    /// adding a member they already have changes nothing (per mapping the records follow: with
+    /// `entityField`, the entity each names).
+    private func prefetchToMany(_ prepared: [PreparedObject]) throws {
+        for records in Dictionary(grouping: prepared, by: \.mapping.number).values {
+            let mapping = records[0].mapping
+            guard let keyLookup = mapping.keyLookup else { continue }
+            let existing = records.compactMap { object in object.key.flatMap { lookup.object(keyLookup, $0) } }
+                .filter { !$0.isInserted && $0.entity.isKind(of: mapping.entity) }
+            guard !existing.isEmpty else { continue }
+            for relationship in mapping.relationships where relationship.relationship.isToMany {
+                try context.prefetch(relationship.relationship.name, of: existing)
+            }
         }
     }
 }

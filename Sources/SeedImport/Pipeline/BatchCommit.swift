@@ -1,7 +1,7 @@
 // The run's one commit step, for both paths: a batch built as rows is written with SQL, a batch
 // applied to objects is saved by the context; either way its checkpoint, the references it
-// leaves for after the load (staged by key) and the destinations it created for references
-// commit in the same transaction, and the context is empty after. A save that breaks the
+// leaves for after the load (staged by key), the destinations it created for references and
+// the run identities of its new objects commit in the same transaction, and the context is empty after. A save that breaks the
 // model's rules refuses (with `skip`) the records whose objects break them and saves the rest.
 // Invariants: a batch commits whole with its checkpoint, or not at all (a failure ends the run);
 // after a commit the context holds no objects and the object lookup no keys.
@@ -123,6 +123,7 @@ final class BatchCommit {
     ) throws {
         let staging = self.staging
         let context = self.context
+        let lookup = self.lookup
         guard context.hasChanges || !metadata.isEmpty || journal != nil else {
             // Nothing to save: what the transaction would have carried is written alone.
             try context.writeRows(alsoWrite)
@@ -152,6 +153,7 @@ final class BatchCommit {
                                 permanentID(item.object) == nil ? nil : (item.key, item.position.resolved)
                             }, on: connection)
                         try staging.removeCreated(applied.filled, on: connection)
+                        try RunIdentities.note(lookup.newIdentities(permanentID), on: connection)
                         try alsoWrite(connection)
                     }
                     return [:]

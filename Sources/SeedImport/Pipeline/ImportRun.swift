@@ -60,6 +60,7 @@ final class ImportRun {
         let scratch = RunScratch(metadataKeys: [ImportCheckpoint.key]) { connection in
             try StagedReferences.drop(on: connection)
             try SetAsideRecords.drop(on: connection)
+            try RunIdentities.drop(on: connection)
         }
         let target: ImportTarget
         do {
@@ -78,8 +79,9 @@ final class ImportRun {
             let keys = KeyIndex(
                 capacity: options.limits.keysPerLookup,
                 filterBits: KeyFilter.bits(forInputBytes: inputBytes, limit: options.limits.filterBits),
-                lookups: mappings.lookups.count, lookupNumber: mappings.number(of:))
-            let lookup = ObjectLookup(context: context, runKeys: target.existed ? nil : keys)
+                lookups: mappings.lookups.count, indexed: mappings.indexedLookups, lookupNumber: mappings.number(of:))
+            let lookup = ObjectLookup(
+                context: context, runKeys: target.existed ? nil : keys, lookupNumber: mappings.number(of:))
             let applier = ObjectApplier(target: target, lookup: lookup, keys: keys, staging: staging)
             let builder = BatchBuilder(
                 target: target, tally: tally, mappings: mappings, layouts: layouts, keys: keys, lookup: lookup,
@@ -96,10 +98,13 @@ final class ImportRun {
                 target: target, tally: tally, builder: builder, commit: commit, staging: staging, layouts: layouts,
                 batchSize: batchSize, cancellation: cancellation
             ) { index in try self.resolvedMapping(mappings.sources[index], source: index) }
-            try target.run(id: runID, resume: options.resume) { resumed in
+            // Run identities mean nothing outside their run: a run that has them starts again.
+            try target.run(id: runID, resume: options.resume && !plan.usesRunIdentities) { resumed in
                 try context.readRows { connection in
                     try staging.create(on: connection, resuming: resumed != nil)
                     try SetAsideRecords.create(on: connection, resuming: resumed != nil)
+                    // Only when needed: a seed's bytes depend on every table its build made.
+                    if plan.usesRunIdentities { try RunIdentities.create(on: connection, resuming: resumed != nil) }
                 }
                 var checkpoint = resumed ?? ImportCheckpoint(run: runID, source: 0, records: 0, batches: 0)
                 for index in checkpoint.source..<plan.sources.count {

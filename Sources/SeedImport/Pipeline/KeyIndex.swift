@@ -13,6 +13,8 @@
 // entries — the key's hash, its canonical bytes' place in the table's byte arena (KeyEncoding),
 // the row — so finding a key costs a hash comparison and a `memcmp`, no `String` and no
 // reference counting.
+// A lookup whose rows the run also writes without learning them under it (PlanMappings
+// `indexedLookups`) is never learnt: every key of it is unknown from the start.
 // Invariant: entries are never evicted; a key is held at most once per lookup.
 import Foundation
 import GraphStore
@@ -65,15 +67,24 @@ final class KeyIndex {
     private let lookupNumber: (LookupID) -> Int?
 
     /// An empty index of `lookups` lookups holding up to `capacity` keys each and, beyond, a
-    /// filter of `filterBits` bits; `lookupNumber` numbers lookups given by ``LookupID``.
+    /// filter of `filterBits` bits; `lookupNumber` numbers lookups given by ``LookupID``. A
+    /// lookup whose `indexed` is false (PlanMappings `indexedLookups`) holds nothing: the run
+    /// writes rows it may find without learning them under it, so every key is unknown.
     init(
-        capacity: Int, filterBits: Int = 1 << 27, lookups: Int,
+        capacity: Int, filterBits: Int = 1 << 27, lookups: Int, indexed: [Bool]? = nil,
         lookupNumber: @escaping (LookupID) -> Int? = { _ in nil }
     ) {
         self.capacity = max(0, capacity)
         self.filterBits = filterBits
         self.lookupNumber = lookupNumber
-        tables = Array(repeating: Table(), count: lookups)
+        tables = (0..<lookups).map { number in
+            var table = Table()
+            if let indexed, indexed.indices.contains(number), !indexed[number] {
+                table.isIndexed = false
+                table.isFull = true
+            }
+            return table
+        }
     }
 
     // MARK: - Finding
@@ -105,14 +116,14 @@ final class KeyIndex {
         case .absent: return .new
         case .unknown:
             // Held but unknown: a key of a record set aside.
-            guard let filter, tables[lookup].slot(of: key) == nil else { return .maybe }
+            guard tables[lookup].isIndexed, let filter, tables[lookup].slot(of: key) == nil else { return .maybe }
             return filter.mayContain(Self.filterHash(key.hash, lookup: lookup)) ? .maybe : .new
         }
     }
 
     /// Whether ``register(_:_:_:placeholder:)`` would learn `key`: the index holds it, or has room.
     func canLearn(_ lookup: Int, _ key: IndexKey) -> Bool {
-        guard tables.indices.contains(lookup) else { return false }
+        guard tables.indices.contains(lookup), tables[lookup].isIndexed else { return false }
         return tables[lookup].count < capacity || tables[lookup].slot(of: key) != nil
     }
 
@@ -194,7 +205,7 @@ final class KeyIndex {
     /// Notes `key` in the filter of the full `lookup` (making the filter, with the keys the
     /// index holds, the first time).
     private func remember(_ key: IndexKey, of lookup: Int) {
-        guard tables.indices.contains(lookup) else { return }
+        guard tables.indices.contains(lookup), tables[lookup].isIndexed else { return }
         if !tables[lookup].isFull {
             tables[lookup].isFull = true
             if filter == nil { filter = KeyFilter(bits: filterBits) }
@@ -231,6 +242,8 @@ final class KeyIndex {
         var bytes: [UInt8] = []
         var count = 0
         var isFull = false
+        /// False for a lookup the index must not learn (it is full from the start, and knows nothing).
+        var isIndexed = true
         private var mask: Int { entries.count - 1 }
 
         /// The hashes of the keys held.

@@ -57,6 +57,11 @@ struct ObjectApplier {
         var object: ManagedObject
         var matchedExisting = false
         if let key = prepared.key, let keyLookup = mapping.keyLookup, let existing = lookup.object(keyLookup, key) {
+            // A record routed by `entityField` matches by its source entity's key: the object it
+            // finds may be of another sub-entity.
+            guard existing.entity.isKind(of: mapping.entity) else {
+                throw EntityRoutes.mismatch(existing.entity, key: key, mapping: mapping, at: prepared.position)
+            }
             object = existing
             matchedExisting = true
             // A destination created for a reference takes its own record's values, whatever the policy.
@@ -165,7 +170,7 @@ struct ObjectApplier {
     {
         let entity = target.context.model.entities[reference.lookup.entityIndex]
         let destination = try target.context.insert(entity)
-        for (slot, part) in zip(reference.lookup.slots, key.parts) {
+        for (slot, part) in zip(reference.lookup.slots, key.parts) where slot != LookupID.identitySlot {
             try destination.setValue(part, at: slot)
         }
         lookup.register(destination, reference.lookup, key)

@@ -2,6 +2,9 @@
 // query per lookup and chunk of keys per batch (never one per record), or, on a store this run
 // created while it loads (its indexes not built yet), through the run's key index (the rows
 // such a store holds are the run's own), which may not know every key.
+// Run identities (`key: [object-id]`) are never in the store's rows: they are always found in
+// the run's identity table (RunIdentities), which the commit step fills with each batch's new
+// objects (``newIdentities``), in any store.
 // Invariants: within a batch, one key maps to one object (later records update it); what it
 // holds is forgotten after the batch's commit, when the key index learns the batch's new rows.
 import GraphStore
@@ -13,14 +16,20 @@ final class ObjectLookup {
     /// The run's key index, while the store holds nothing but this run's rows and its indexes
     /// are not built (nil: keys are looked up in the store).
     private var runKeys: KeyIndex?
+    /// The number of each lookup (the identity table names lookups by it).
+    private let lookupNumber: (LookupID) -> Int?
     private var batch: [LookupID: [KeyValue: ManagedObject]] = [:]
+    /// The objects this batch inserted with a run identity, for the identity table.
+    private var inserted: [(lookup: Int, id: String, object: ManagedObject)] = []
     private static let chunkSize = 256
 
-    /// A lookup in `context`; with `runKeys`, keys are found there rather than in the store.
-    init(context: ObjectContext, runKeys: KeyIndex?) {
+    /// A lookup in `context`; with `runKeys`, keys are found there rather than in the store;
+    /// `lookupNumber` numbers lookups as the plan's mappings do.
+    init(context: ObjectContext, runKeys: KeyIndex?, lookupNumber: @escaping (LookupID) -> Int?) {
         self.context = context
         self.model = context.model
         self.runKeys = runKeys
+        self.lookupNumber = lookupNumber
     }
 
     /// Makes every wanted key that exists available to ``object(_:_:)`` for this batch.
@@ -28,7 +37,9 @@ final class ObjectLookup {
         for (lookup, keys) in wanted.sorted(by: { $0.key.entityIndex < $1.key.entityIndex }) {
             let missing = keys.filter { batch[lookup]?[$0] == nil }
             guard !missing.isEmpty else { continue }
-            if let runKeys {
+            if lookup.isRunIdentity {
+                try fetchIdentities(lookup, Array(missing))
+            } else if let runKeys {
                 for key in missing {
                     if let row = runKeys.row(lookup, key) {
                         let id = ObjectID(storeUUID: context.store.identifier, entityID: row.entityID, key: row.key)
@@ -62,6 +73,17 @@ final class ObjectLookup {
     /// Records that `object` now has `key` (it was just inserted).
     func register(_ object: ManagedObject, _ lookup: LookupID, _ key: KeyValue) {
         batch[lookup, default: [:]][key] = object
+        if lookup.isRunIdentity, let number = lookupNumber(lookup), case .string(let id) = key.parts.first {
+            inserted.append((number, id, object))
+        }
+    }
+
+    /// The run identities of the objects this batch inserted, with their rows as `permanentID`
+    /// gives them (objects that are not saved left out), for the identity table.
+    func newIdentities(_ permanentID: (ManagedObject) -> ObjectID?) -> [(lookup: Int, id: String, row: RowReference)] {
+        inserted.compactMap { item in
+            permanentID(item.object).map { (item.lookup, item.id, RowReference(entityID: $0.entityID, key: $0.key)) }
+        }
     }
 
     /// Ends a batch after its commit: the run's key index learns the rows of the batch's new objects.
@@ -75,6 +97,22 @@ final class ObjectLookup {
             }
         }
         batch = [:]
+        inserted = []
+    }
+
+    /// Fetches the objects whose run identities are any of `keys` from the identity table.
+    private func fetchIdentities(_ lookup: LookupID, _ keys: [KeyValue]) throws {
+        guard let number = lookupNumber(lookup) else { return }
+        var ids: [String: KeyValue] = [:]
+        for key in keys {
+            if case .string(let id) = key.parts.first { ids[id] = key }
+        }
+        let rows = try context.readRows { try RunIdentities.rows(number, ids: Array(ids.keys), on: $0) }
+        for (id, row) in rows {
+            guard let key = ids[id] else { continue }
+            let objectID = ObjectID(storeUUID: context.store.identifier, entityID: row.entityID, key: row.key)
+            batch[lookup, default: [:]][key] = try context.object(with: objectID)
+        }
     }
 
     /// Fetches the objects whose lookup attributes equal any of `keys`, in fixed-size chunks

@@ -21,7 +21,10 @@ extension ImportPlan {
     }
 
     private static func canonical(_ mapping: RecordMapping, prefix: String) -> [String] {
-        var lines = ["\(prefix)entity \(mapping.entity) key \(mapping.key ?? []) \(mapping.onConflict.rawValue)"]
+        var lines = [
+            "\(prefix)entity \(mapping.entity) key \(mapping.key ?? []) \(mapping.onConflict.rawValue)"
+                + (mapping.entityField.map { " entityField \($0)" } ?? "")
+        ]
         for (name, attribute) in (mapping.attributes ?? [:]).sorted(by: { $0.key < $1.key }) {
             lines.append("\(prefix)attribute \(name) \(String(describing: attribute))")
         }

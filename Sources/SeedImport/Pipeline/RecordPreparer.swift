@@ -3,6 +3,8 @@
 // the keys of references, nested records — collecting the first problem as a RecordError with
 // the field's exact position. Text is copied from the record's bytes into the batch's arena;
 // no string, no array and no reference-counted value is made per field.
+// A mapping with `entityField` hands each record to the mapping of the entity it names
+// (EntityRoutes); a run identity key (`key: [object-id]`) is read as text into the entry's key.
 // Invariants: preparing never touches the context or the store; a record that fails leaves
 // nothing in the batch but its error.
 import GraphStore
@@ -27,6 +29,8 @@ struct RecordPreparer {
     private func prepare(_ record: SourceRecord, mapping: CompiledMapping, in batch: inout PreparedBatch)
         throws(RecordError) -> Int32
     {
+        // A mapping with `entityField` prepares nothing itself: the entity the record names does.
+        if let routes = mapping.routes { return try prepare(record, mapping: routes.mapping(for: record), in: &batch) }
         let entryIndex = Int32(batch.entries.count)
         let firstValue = batch.values.count
         batch.entries.append(
@@ -36,15 +40,12 @@ struct RecordPreparer {
         batch.values.append(contentsOf: repeatElement(FlatValue.absent, count: mapping.attributes.count))
         // Key attributes first, so a missing key is the error a record reports.
         for position in mapping.keyPositions {
-            let attribute = mapping.attributes[position]
-            let value = try coerce(attribute, in: record, into: &batch)
-            guard !value.isNil else {
-                throw RecordError(
-                    position: fieldPosition(attribute.field, in: record),
-                    field: attribute.field?.text ?? attribute.name,
-                    message: "the key attribute \(mapping.entity.name).\(attribute.name) has no value")
-            }
-            batch.values[firstValue + position] = value
+            batch.values[firstValue + position] = try keyPart(
+                mapping.attributes[position], of: mapping, in: record, into: &batch)
+        }
+        if let identity = mapping.identityKey {
+            batch.entries[Int(entryIndex)].key = batch.append(
+                key: [try keyPart(identity, of: mapping, in: record, into: &batch)])
         }
         for (position, attribute) in mapping.attributes.enumerated() where !mapping.isKeyPosition(position) {
             batch.values[firstValue + position] = try coerce(attribute, in: record, into: &batch)
@@ -105,6 +106,20 @@ struct RecordPreparer {
     }
 
     // MARK: - Values
+
+    /// The value of the key attribute `attribute` (or the run identity) for `record`.
+    private func keyPart(
+        _ attribute: CompiledAttribute, of mapping: CompiledMapping, in record: SourceRecord,
+        into batch: inout PreparedBatch
+    ) throws(RecordError) -> FlatValue {
+        let value = try coerce(attribute, in: record, into: &batch)
+        guard !value.isNil else {
+            throw RecordError(
+                position: fieldPosition(attribute.field, in: record), field: attribute.field?.text ?? attribute.name,
+                message: "the key attribute \(mapping.entity.name).\(attribute.name) has no value")
+        }
+        return value
+    }
 
     /// The attribute's value for `record`: `.absent` to leave the attribute alone (its field is
     /// absent and it has no default).

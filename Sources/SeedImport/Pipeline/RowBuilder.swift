@@ -28,6 +28,7 @@ struct RuleViolation: Error {
 /// Builds row batches.
 struct RowBuilder {
     private let entities: [ModelEntity]
+    private let mappings: [CompiledMapping]
     private let lookups: [LookupID]
     private let layouts: RowLayouts
     private let keys: KeyIndex
@@ -45,6 +46,7 @@ struct RowBuilder {
     init(mappings: PlanMappings, layouts: RowLayouts, keys: KeyIndex, nextKeys: [String: Int64], file: String) {
         let model = layouts.store.model
         entities = model.entities
+        self.mappings = mappings.mappings
         lookups = mappings.lookups
         self.layouts = layouts
         self.keys = keys
@@ -76,12 +78,19 @@ struct RowBuilder {
         let lookup = keyLookup >= 0 ? keyLookup : nil
         var reference: RowReference
         var filling: Int?
-        if let key, let lookup, keys.fillPlaceholder(lookup, key), let existing = keys.row(lookup, key),
+        if let key, let lookup, case .row(let existing, placeholder: true) = keys.find(lookup, key),
             let place = rows.placeholders[existing]
         {
             // The only rows a record's key can name here are destinations references of this
             // batch created (BatchBuilder sent every other case to the object path): the record
-            // fills them, whatever the conflict policy.
+            // fills them, whatever the conflict policy — unless, routed by `entityField`, it
+            // names another entity than the destination's.
+            guard place.entity == entity else {
+                throw EntityRoutes.mismatch(
+                    entities[place.entity], key: batch.keyValue(batch.keys[Int(entry.key)]),
+                    mapping: mappings[Int(entry.mapping)], at: entry.place.position(in: file))
+            }
+            _ = keys.fillPlaceholder(lookup, key)
             (reference, filling) = (existing, place.row)
             row.append(contentsOf: rows.rows[entity].values[place.row * width..<(place.row + 1) * width])
         } else {
@@ -197,7 +206,7 @@ struct RowBuilder {
         let width = layouts.widths[entity]
         let start = layouts.defaultsStart[entity]
         var row = Array(layouts.defaults[start..<start + width])
-        for (slot, part) in zip(lookupID.slots, parts) {
+        for (slot, part) in zip(lookupID.slots, parts) where slot != LookupID.identitySlot {
             let column = layouts.column(ofSlot: slot, entity: entity)
             if column >= 0 { row[column] = part }
         }

@@ -1,7 +1,9 @@
 // Which plans may write their rows straight to a store the run created (the row path) instead
 // of going through objects: those whose relationships are kept by one column or one join-table
 // row per link, so that writing a row writes both sides, whose entities need no relationship
-// counts checked, and whose rows the layout keeps without companion entity columns.
+// counts checked, and whose rows the layout keeps without companion entity columns; a plan with
+// run identities (`object-id`) goes through objects (RunIdentities). A mapping with
+// `entityField` fits when the mapping of every entity it routes to does.
 import GraphStore
 
 /// Decides whether a plan's mappings can use the row path.
@@ -25,13 +27,18 @@ enum RowPathRules {
     }
 
     private static func admit(_ mapping: CompiledMapping, layout: StoreLayout, entities: inout Set<Int>) -> Bool {
+        if let routes = mapping.routes {
+            return routes.ordered.allSatisfy { admit($0, layout: layout, entities: &entities) }
+        }
         let model = layout.model
-        guard !mapping.entity.isAbstract else { return false }
+        // Run identities are found in the run's identity table, which only objects use.
+        guard !mapping.entity.isAbstract, mapping.identityKey == nil else { return false }
         entities.insert(mapping.entity.index)
         for compiled in mapping.relationships {
             guard admit(compiled.relationship, layout: layout) else { return false }
             switch compiled.source {
             case .reference(let lookup, _, _, let missing, _):
+                guard !lookup.isRunIdentity else { return false }
                 if missing == .create {
                     guard !model.entities[lookup.entityIndex].isAbstract else { return false }
                     entities.insert(lookup.entityIndex)

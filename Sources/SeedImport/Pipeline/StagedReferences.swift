@@ -350,10 +350,9 @@ final class StagedReferences {
             let destination = model.entities[mapping.lookup.entityIndex]
             var parts: [AttributeValue] = []
             for (offset, slot) in mapping.lookup.slots.enumerated() {
-                parts.append(
-                    query.attributeValue(
-                        at: Int32(4 + offset), type: destination.attributes[slot].type, encoding: encoding)
-                        ?? .string(""))
+                // A run identity is text, as staged.
+                let type = slot == LookupID.identitySlot ? .string : destination.attributes[slot].type
+                parts.append(query.attributeValue(at: Int32(4 + offset), type: type, encoding: encoding) ?? .string(""))
             }
             if current?.ref != ref {
                 flush()

@@ -30,9 +30,11 @@ struct UnchangedRecords {
 
     /// Whether the comparison can decide for records of `mapping` at all.
     static func applies(to mapping: CompiledMapping, layout: StoreLayout) -> Bool {
-        guard mapping.keyLookup != nil, mapping.onConflict != .fail else { return false }
+        guard let key = mapping.keyLookup, !key.isRunIdentity, mapping.onConflict != .fail else { return false }
         return mapping.relationships.allSatisfy { relationship in
-            guard case .reference = relationship.source else { return false }
+            guard case .reference(let lookup, _, _, _, _) = relationship.source, !lookup.isRunIdentity else {
+                return false
+            }
             return ImportSQL.linksReadable(relationship.relationship, in: layout)
         }
     }

@@ -55,6 +55,12 @@ public struct ImportPlan: Sendable, Hashable {
         self.baseDirectory = baseDirectory
     }
 
+    /// Whether a source or relationship (nested ones included) keys or matches by the run
+    /// identity (``PlanConventions/identityKey``), which a resumed run would no longer know.
+    public var usesRunIdentities: Bool {
+        sources.contains { $0.mapping.usesRunIdentities }
+    }
+
     /// `path` resolved against ``baseDirectory`` (absolute paths stay as they are).
     public func resolve(_ path: String) -> String {
         path.hasPrefix("/") ? path : baseDirectory.joinedPath(path)

@@ -20,6 +20,13 @@ public enum PlanConventions {
     /// The relationship (or destination entity) `userInfo` key naming the destination attribute
     /// that references match.
     public static let relatedByAttribute = "relatedByAttribute"
+    /// The identity column `seedkit export` writes for objects without a unique key: each
+    /// object's ID, which relationships to it hold. As a source's whole `key` (read from the
+    /// field of this name) or a relationship's whole `match`, it names no attribute: it
+    /// identifies the run's own records, so references between exported files resolve, but it
+    /// is not stored (a second run inserts such records again, as a source without a key does).
+    /// No property can have this name (property names are letters, digits and underscores).
+    public static let identityKey = "object-id"
 
     /// The field an attribute is read from when the plan names none: its `mappedKeyName`, else its name.
     public static func field(for attribute: ModelAttribute) -> String {
@@ -32,7 +39,8 @@ public enum PlanConventions {
     ///   ``field(for:)``.
     /// - Otherwise exactly the attributes given; one given with neither `field` nor `value`
     ///   (`price: {trim: true}`, or `price:`) reads from ``field(for:)``.
-    public static func effectiveAttributes(of mapping: RecordMapping, entity: ModelEntity) -> [String: AttributeMapping] {
+    public static func effectiveAttributes(of mapping: RecordMapping, entity: ModelEntity) -> [String: AttributeMapping]
+    {
         guard let attributes = mapping.attributes else {
             let stored = entity.attributes.filter { !$0.isTransient }
             return Dictionary(uniqueKeysWithValues: stored.map { ($0.name, AttributeMapping(field: field(for: $0))) })
@@ -56,6 +64,20 @@ public enum PlanConventions {
             throw PlanError(keyPath: "entity", message: "unknown entity '\(mapping.entity)'")
         }
         return effectiveAttributes(of: mapping, entity: entity)
+    }
+
+    /// Whether `names` (a key or a match) is the run identity ``identityKey``.
+    public static func isIdentity(_ names: [String]?) -> Bool {
+        names == [identityKey]
+    }
+
+    /// The entities records of `mapping` (whose entity is `entity`) become: `entity`, or with
+    /// `entityField` each concrete entity among `entity` and its sub-entities, in model order.
+    public static func recordEntities(of mapping: RecordMapping, entity: ModelEntity, model: ObjectModel)
+        -> [ModelEntity]
+    {
+        guard mapping.entityField != nil else { return [entity] }
+        return entity.kindIndices.map { model.entities[$0] }.filter { !$0.isAbstract }
     }
 
     /// The destination attributes that `relationship`'s references match: the mapping's `match`,

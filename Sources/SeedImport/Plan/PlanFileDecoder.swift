@@ -13,7 +13,7 @@ enum PlanFileKeys {
         "model", "store", "layout", "template", "seed", "batchSize", "onError", "maxErrors", "rejects", "sources",
     ]
     static let seed = ["version"]
-    static let recordMapping = ["entity", "key", "onConflict", "attributes", "relationships"]
+    static let recordMapping = ["entity", "entityField", "key", "onConflict", "attributes", "relationships"]
     static let source = ["file", "format", "csv", "records"] + recordMapping
     static let csv = ["delimiter", "quote", "header", "allowRagged", "strict"]
     static let attribute = ["field", "value", "default", "date", "true", "false", "null", "trim", "binary"]
@@ -132,6 +132,7 @@ struct PlanFileDecoder {
     ) {
         switch key {
         case "key": mapping.key = textList(value, at: path)
+        case "entityField": mapping.entityField = text(value, at: path)
         case "onConflict": mapping.onConflict = choice(value, at: path) ?? mapping.onConflict
         case "attributes": mapping.attributes = decodeAttributes(value, at: path)
         default: mapping.relationships = decodeRelationships(value, at: path)

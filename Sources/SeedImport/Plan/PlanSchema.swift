@@ -100,6 +100,10 @@ public enum PlanSchema {
               "enum": ["update", "keep", "fail", null],
               "description": "When a record's key matches an object: update (mapped attributes only; default), keep, or fail."
             },
+            "entityField": {
+              "$ref": "#/$defs/text",
+              "description": "The field naming the entity each record becomes: entity or one of its concrete sub-entities (entity may then be abstract). seedkit export writes it as the column entity."
+            },
             "key": {
               "$ref": "#/$defs/textList",
               "description": "The attributes that identify an existing object; left out, every record inserts a new object."
@@ -146,8 +150,9 @@ public enum PlanSchema {
                 },
                 "entity": {
                   "$ref": "#/$defs/requiredText",
-                  "description": "The entity each record becomes (not abstract)."
+                  "description": "The entity each record becomes (not abstract), or with entityField the entity whose sub-entities records name."
                 },
+                "entityField": { "$ref": "#/$defs/entityField" },
                 "key": { "$ref": "#/$defs/key" },
                 "onConflict": { "$ref": "#/$defs/onConflict" },
                 "attributes": { "$ref": "#/$defs/attributes" },
@@ -211,8 +216,9 @@ public enum PlanSchema {
               "properties": {
                 "entity": {
                   "$ref": "#/$defs/requiredText",
-                  "description": "The destination entity or one of its sub-entities (not abstract)."
+                  "description": "The destination entity or one of its sub-entities (not abstract, unless entityField names each record's)."
                 },
+                "entityField": { "$ref": "#/$defs/entityField" },
                 "key": { "$ref": "#/$defs/key" },
                 "onConflict": { "$ref": "#/$defs/onConflict" },
                 "attributes": { "$ref": "#/$defs/attributes" },

@@ -13,26 +13,45 @@ extension PlanCheck {
             report("unknown entity '\(mapping.entity)'\(suggestion)", at: PlanKeyPath.child(path, "entity"))
             return
         }
-        if entity.isAbstract {
-            let concrete = model.entities.filter { $0.isKind(of: entity) && !$0.isAbstract }.map(\.name)
-            let choices = concrete.isEmpty ? "" : " (\(concrete.joined(separator: ", ")))"
+        let concrete = PlanConventions.recordEntities(of: mapping, entity: entity, model: model)
+        if let field = mapping.entityField {
+            checkEntityField(
+                field, of: entity, concrete: concrete, at: PlanKeyPath.child(path, "entityField"), context: context)
+        } else if entity.isAbstract {
+            let kinds = model.entities.filter { $0.isKind(of: entity) && !$0.isAbstract }.map(\.name)
+            let choices = kinds.isEmpty ? "" : " (\(kinds.joined(separator: ", ")))"
             report(
-                "entity \(entity.name) is abstract: name one of its concrete sub-entities\(choices)",
-                at: PlanKeyPath.child(path, "entity"))
+                "entity \(entity.name) is abstract: name one of its concrete sub-entities\(choices), "
+                    + "or give entityField: a field naming each record's", at: PlanKeyPath.child(path, "entity"))
         }
+        // With entityField, attributes and relationships may belong to any of the records' entities.
+        let owners = mapping.entityField == nil ? [entity] : entity.kindIndices.map { model.entities[$0] }
         let attributes = PlanConventions.effectiveAttributes(of: mapping, entity: entity)
         checkKey(mapping.key, of: entity, mapped: attributes, at: PlanKeyPath.child(path, "key"))
         let attributesPath = PlanKeyPath.child(path, "attributes")
         for (name, attributeMapping) in attributes.sorted(by: { $0.key < $1.key }) {
             let attributePath = PlanKeyPath.child(attributesPath, name)
-            guard let attribute = storedAttribute(name, of: entity, at: attributePath) else { continue }
+            guard let attribute = storedAttribute(name, of: owners, at: attributePath) else { continue }
             checkAttribute(attributeMapping, of: attribute, at: attributePath, context: context)
         }
         let relationshipsPath = PlanKeyPath.child(path, "relationships")
         for (name, relationshipMapping) in mapping.relationships.sorted(by: { $0.key < $1.key }) {
             let relationshipPath = PlanKeyPath.child(relationshipsPath, name)
-            guard let relationship = storedRelationship(name, of: entity, at: relationshipPath) else { continue }
+            guard let relationship = storedRelationship(name, of: owners, at: relationshipPath) else { continue }
             checkRelationship(relationshipMapping, of: relationship, at: relationshipPath, context: context)
+        }
+    }
+
+    /// `entityField` is a field of the source, and `entity` has a concrete entity for records to name.
+    private mutating func checkEntityField(
+        _ field: String, of entity: ModelEntity, concrete: [ModelEntity], at path: String, context: SourceContext
+    ) {
+        if let problem = PlanPathRules.fieldProblem(field, context: context) {
+            report("field '\(field)' \(problem)", at: path)
+        }
+        if concrete.isEmpty {
+            report(
+                "entity \(entity.name) is abstract and has no concrete sub-entity: no record can name one", at: path)
         }
     }
 
@@ -41,7 +60,7 @@ extension PlanCheck {
     private mutating func checkKey(
         _ key: [String]?, of entity: ModelEntity, mapped: [String: AttributeMapping], at path: String
     ) {
-        guard let key else { return }
+        guard let key, !PlanConventions.isIdentity(key) else { return }
         if key.isEmpty {
             report("key is empty: name one or more attributes, or leave key out to always insert", at: path)
         }
@@ -52,11 +71,15 @@ extension PlanCheck {
                 report("'\(name)' appears twice in key", at: elementPath)
                 continue
             }
+            guard name != PlanConventions.identityKey else {
+                report("'\(name)' is a key of its own: give key: [\(name)] without attributes", at: elementPath)
+                continue
+            }
             guard let attribute = entity.attribute(named: name) else {
                 if entity.relationship(named: name) != nil {
                     report("'\(name)' is a relationship: a key is made of attributes", at: elementPath)
                 } else {
-                    reportUnknown(name, kind: "attribute", of: entity, at: elementPath, onKey: false)
+                    reportUnknown(name, kind: "attribute", of: [entity], at: elementPath, onKey: false)
                 }
                 continue
             }
@@ -80,28 +103,33 @@ extension PlanCheck {
 
     // MARK: - Names
 
-    /// The stored attribute `name` of `entity`, or nil after reporting why there is none.
-    private mutating func storedAttribute(_ name: String, of entity: ModelEntity, at path: String) -> ModelAttribute? {
-        if let attribute = entity.attribute(named: name) {
+    /// The stored attribute `name` of the first of `owners` (the mapping's entity, then with
+    /// `entityField` its sub-entities) that has it, or nil after reporting why there is none.
+    private mutating func storedAttribute(_ name: String, of owners: [ModelEntity], at path: String) -> ModelAttribute?
+    {
+        if let attribute = owners.lazy.compactMap({ $0.attribute(named: name) }).first {
             guard attribute.isTransient else { return attribute }
             reportTransient(name, at: path)
-        } else if entity.relationship(named: name) != nil {
-            report("'\(name)' is a relationship of \(entity.name): map it under relationships", at: path, onKey: true)
+        } else if let owner = owners.first(where: { $0.relationship(named: name) != nil }) {
+            report("'\(name)' is a relationship of \(owner.name): map it under relationships", at: path, onKey: true)
         } else {
-            reportUnknown(name, kind: "attribute", of: entity, at: path, onKey: true)
+            reportUnknown(name, kind: "attribute", of: owners, at: path, onKey: true)
         }
         return nil
     }
 
-    /// The stored relationship `name` of `entity`, or nil after reporting why there is none.
-    private mutating func storedRelationship(_ name: String, of entity: ModelEntity, at path: String) -> ModelRelationship? {
-        if let relationship = entity.relationship(named: name) {
+    /// The stored relationship `name` of the first of `owners` that has it, or nil after
+    /// reporting why there is none.
+    private mutating func storedRelationship(_ name: String, of owners: [ModelEntity], at path: String)
+        -> ModelRelationship?
+    {
+        if let relationship = owners.lazy.compactMap({ $0.relationship(named: name) }).first {
             guard relationship.isTransient else { return relationship }
             reportTransient(name, at: path)
-        } else if entity.attribute(named: name) != nil {
-            report("'\(name)' is an attribute of \(entity.name): map it under attributes", at: path, onKey: true)
+        } else if let owner = owners.first(where: { $0.attribute(named: name) != nil }) {
+            report("'\(name)' is an attribute of \(owner.name): map it under attributes", at: path, onKey: true)
         } else {
-            reportUnknown(name, kind: "relationship", of: entity, at: path, onKey: true)
+            reportUnknown(name, kind: "relationship", of: owners, at: path, onKey: true)
         }
         return nil
     }
@@ -110,14 +138,16 @@ extension PlanCheck {
         report("'\(name)' is transient: it is never stored, so it cannot be imported", at: path, onKey: true)
     }
 
-    /// `'name' is not an attribute of Entity; did you mean 'x'?`; `origin` says where the name came from.
+    /// `'name' is not an attribute of Entity; did you mean 'x'?` (`… of Entity or its
+    /// sub-entities` when `owners` holds several); `origin` says where the name came from.
     private mutating func reportUnknown(
-        _ name: String, kind: String, of entity: ModelEntity, origin: String = "", at path: String, onKey: Bool
+        _ name: String, kind: String, of owners: [ModelEntity], origin: String = "", at path: String, onKey: Bool
     ) {
-        let names = kind == "attribute" ? entity.attributes.map(\.name) : entity.relationships.map(\.name)
+        let names = owners.flatMap { kind == "attribute" ? $0.attributes.map(\.name) : $0.relationships.map(\.name) }
         let suggestion = PlanSuggestion.didYouMean(name, among: names)
         let article = kind == "attribute" ? "an" : "a"
-        report("'\(name)'\(origin) is not \(article) \(kind) of \(entity.name)\(suggestion)", at: path, onKey: onKey)
+        let owner = (owners.first?.name ?? "") + (owners.count > 1 ? " or its sub-entities" : "")
+        report("'\(name)'\(origin) is not \(article) \(kind) of \(owner)\(suggestion)", at: path, onKey: onKey)
     }
 
     // MARK: - Attributes
@@ -226,7 +256,9 @@ extension PlanCheck {
     }
 
     /// The destination attributes references match: given, or from the model's conventions.
-    private mutating func checkMatch(_ mapping: RelationshipMapping, of relationship: ModelRelationship, at path: String) {
+    private mutating func checkMatch(
+        _ mapping: RelationshipMapping, of relationship: ModelRelationship, at path: String
+    ) {
         let destination = model.destination(of: relationship)
         let matchPath = PlanKeyPath.child(path, "match")
         if mapping.missing == .create, destination.isAbstract {
@@ -234,6 +266,7 @@ extension PlanCheck {
                 "missing: create cannot insert \(destination.name), an abstract entity: use reject or ignore",
                 at: PlanKeyPath.child(path, "missing"))
         }
+        if PlanConventions.isIdentity(mapping.match) { return }
         let names: [String]
         var origin = ""
         if let match = mapping.match {
@@ -253,8 +286,13 @@ extension PlanCheck {
         }
         for (index, name) in names.enumerated() {
             let elementPath = mapping.match == nil ? path : elementPath(matchPath, index, count: names.count)
+            guard name != PlanConventions.identityKey else {
+                report("'\(name)' is a match of its own: give match: \(name) without attributes", at: elementPath)
+                continue
+            }
             guard let attribute = destination.attribute(named: name) else {
-                reportUnknown(name, kind: "attribute", of: destination, origin: origin, at: elementPath, onKey: false)
+                reportUnknown(
+                    name, kind: "attribute", of: [destination], origin: origin, at: elementPath, onKey: false)
                 continue
             }
             if let reason = Self.notUniqueable(attribute) {

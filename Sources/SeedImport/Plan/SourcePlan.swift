@@ -54,6 +54,12 @@ public struct SourcePlan: Sendable, Hashable {
         get { mapping.relationships }
         set { mapping.relationships = newValue }
     }
+
+    /// The field naming each record's entity (``RecordMapping/entityField``).
+    public var entityField: String? {
+        get { mapping.entityField }
+        set { mapping.entityField = newValue }
+    }
 }
 
 /// CSV/TSV options of a source.
@@ -84,6 +90,15 @@ public struct CSVPlanOptions: Sendable, Hashable {
 
 /// How records become objects of one entity: shared by sources and nested mappings.
 public struct RecordMapping: Sendable, Hashable {
+    /// Whether the mapping, its relationships or its nested mappings key or match by the run
+    /// identity (``PlanConventions/identityKey``).
+    public var usesRunIdentities: Bool {
+        PlanConventions.isIdentity(key)
+            || relationships.values.contains { relationship in
+                PlanConventions.isIdentity(relationship.match) || relationship.nested?.mapping.usesRunIdentities == true
+            }
+    }
+
     /// The entity.
     public var entity: String
     /// The unique key (attributes); nil means always insert.
@@ -94,16 +109,23 @@ public struct RecordMapping: Sendable, Hashable {
     public var attributes: [String: AttributeMapping]?
     /// Relationship mappings.
     public var relationships: [String: RelationshipMapping]
+    /// The field naming the entity each record becomes: ``entity`` or one of its sub-entities
+    /// (not abstract); nil makes every record an ``entity``. With it, ``entity`` may be abstract,
+    /// and attributes and relationships may be those of its sub-entities (each record sets those
+    /// its own entity has).
+    public var entityField: String?
 
-    /// A mapping for `entity`.
+    /// A mapping for `entity` (or, with `entityField`, the sub-entity each record names).
     public init(
         entity: String, key: [String]? = nil, onConflict: ConflictPolicy = .update,
-        attributes: [String: AttributeMapping]? = nil, relationships: [String: RelationshipMapping] = [:]
+        attributes: [String: AttributeMapping]? = nil, relationships: [String: RelationshipMapping] = [:],
+        entityField: String? = nil
     ) {
         self.entity = entity
         self.key = key
         self.onConflict = onConflict
         self.attributes = attributes
         self.relationships = relationships
+        self.entityField = entityField
     }
 }

@@ -59,7 +59,11 @@ struct CopyCommand: AsyncParsableCommand {
     )
     var broughtAlong: [String] = []
 
-    @Option(name: .customLong("on-conflict"), help: "update, keep or fail when a key matches a target object.")
+    @Option(
+        name: .customLong("on-conflict"),
+        help:
+            "update, keep or fail when a key matches a target object (update also gives its ordered lists the source's order; keep appends what they lacked)."
+    )
     var onConflict: CopyConflictPolicy = .update
 
     @Option(

@@ -1,7 +1,9 @@
 // `seedkit export STORE --entity E [--format csv|json|ndjson|xml] [-o FILE] [--model MODEL]
-// [--verify]`: one record per object in key order, in a form that imports back through a plan
-// naming only entity and key. A Core Data store is read with its Xcode model (--model). FILE is
-// written aside and renamed when complete: never half-written (not even by Ctrl-C).
+// [--verify]`: one record per object in key order (sub-entities' included, with their entity's
+// name; objects without a unique key with their ID), in a form that imports back through a plan
+// naming only entity and key (and entityField for sub-entities). A Core Data store is read with
+// its Xcode model (--model). FILE is written aside and renamed when complete: never half-written
+// (not even by Ctrl-C).
 import ArgumentParser
 import Foundation
 import GraphStore
@@ -15,7 +17,11 @@ struct ExportCommand: ParsableCommand {
         discussion: """
             Attributes are written by name (dates in ISO 8601 UTC, binary as base64); relationships \
             as the destination's unique key (to-one) or a list of keys (to-many, in order when \
-            ordered; joined by ';' in CSV).
+            ordered; joined by ';' in CSV). An entity with sub-entities brings theirs: every \
+            sub-entity's attributes and relationships, and an 'entity' column naming each object's \
+            entity (a plan's entityField routes records by it). Objects of an entity without a \
+            unique key get an 'object-id' column: the ID that relationships to them hold (a plan \
+            re-links them with key: [object-id] and match: object-id).
             """)
 
     @Argument(help: "The store file.")

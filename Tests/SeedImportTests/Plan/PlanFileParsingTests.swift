@@ -235,6 +235,24 @@ struct PlanFileParsingTests {
             ])
     }
 
+    @Test func readsEntityFieldOnSourcesAndNestedMappings() throws {
+        let source = try parsePlan(
+            """
+            sources:
+              - file: catalog.json
+                entity: Shelf
+                entityField: kind
+                key: label
+                relationships:
+                  items: {field: items, nested: {entity: Item, entityField: "type.name", key: sku}}
+            """
+        ).plan.sources[0]
+        #expect(source.entityField == "kind" && source.mapping.entityField == "kind")
+        #expect(source.relationships["items"]?.nested?.mapping.entityField == "type.name")
+        #expect(source.relationships["items"]?.nested?.mapping.key == ["sku"])
+        #expect(try parsePlan("sources: [{file: items.csv, entity: Item}]").plan.sources[0].entityField == nil)
+    }
+
     @Test func emptyAttributesMapNothing() throws {
         let source = try parsePlan("sources: [{file: items.csv, entity: Item, attributes: {}}]").plan.sources[0]
         #expect(source.attributes == [:])

@@ -56,8 +56,56 @@ struct PlanValidatorTests {
                 """
             ) == [
                 "plan.yaml:3:13 (sources[0].entity): unknown entity 'Itme'; did you mean 'Item'?",
-                "plan.yaml:5:13 (sources[1].entity): entity Shelf is abstract: name one of its concrete sub-entities (TopShelf)",
+                "plan.yaml:5:13 (sources[1].entity): entity Shelf is abstract: name one of its concrete sub-entities (TopShelf), or give entityField: a field naming each record's",
             ])
+    }
+
+    @Test func anEntityFieldRoutesRecordsToSubEntities() throws {
+        let problems = try validationProblems(
+            """
+            sources:
+              - file: items.csv
+                entity: Shelf
+                entityField: kind
+                attributes: {label: label, height: h, depth: d, items: i}
+                relationships: {items: {field: items, split: ";", match: sku, missing: reject}, heigth: x}
+              - file: items.csv
+                entity: Shelf
+                entityField: "kind["
+              - file: catalog.json
+                entity: Item
+                relationships:
+                  shelf: {field: shelf, nested: {entity: Shelf, entityField: type, attributes: {height: h}}}
+            """
+        )
+        #expect(
+            problems == [
+                "plan.yaml:5:43 (sources[0].attributes.depth): 'depth' is not an attribute of Shelf or its sub-entities",
+                "plan.yaml:5:53 (sources[0].attributes.items): 'items' is a relationship of Shelf: map it under relationships",
+                "plan.yaml:6:85 (sources[0].relationships.heigth): 'heigth' is not a relationship of Shelf or its sub-entities",
+                "plan.yaml:9:18 (sources[1].entityField): field 'kind[' is not a valid path: expected an index or '*' (at character 6)",
+            ], "\(problems)")
+    }
+
+    @Test func theRunIdentityIsAKeyAndAMatchOfItsOwn() throws {
+        let problems = try validationProblems(
+            """
+            sources:
+              - file: items.csv
+                entity: Item
+                key: object-id
+                attributes: {name: name}
+                relationships: {unit: {field: unit, match: object-id}, location: {field: l, match: [object-id, aisle]}}
+              - file: items.csv
+                entity: Item
+                key: [sku, object-id]
+            """
+        )
+        #expect(
+            problems == [
+                "plan.yaml:6:89 (sources[0].relationships.location.match[0]): 'object-id' is a match of its own: give match: object-id without attributes",
+                "plan.yaml:9:16 (sources[1].key[1]): 'object-id' is a key of its own: give key: [object-id] without attributes",
+            ], "\(problems)")
     }
 
     // MARK: - Keys
