@@ -164,7 +164,9 @@ struct MappingCompiler {
             }
             slots.append(attribute.index)
             do {
-                coercers.append(try ValueCoercer(attribute: attribute, mapping: AttributeMapping(field: attributeName)))
+                var keyMapping = AttributeMapping(field: attributeName)
+                keyMapping.nullTokens = mapping.nullTokens
+                coercers.append(try ValueCoercer(attribute: attribute, mapping: keyMapping))
             } catch {
                 throw fail(path + ".match", "\(error)")
             }

@@ -15,7 +15,7 @@ enum PlanFileKeys {
     static let source = ["file", "format", "csv", "records"] + recordMapping
     static let csv = ["delimiter", "quote", "header", "allowRagged", "strict"]
     static let attribute = ["field", "value", "default", "date", "true", "false", "null", "trim", "binary"]
-    static let relationship = ["field", "match", "missing", "split", "members", "nested"]
+    static let relationship = ["field", "match", "missing", "split", "null", "members", "nested"]
 }
 
 extension PlanPosition {
@@ -198,7 +198,7 @@ struct PlanFileDecoder {
         return relationships
     }
 
-    /// `name: field`, `name:` (field `name`) or `name: {field, match, missing, split, members, nested}`.
+    /// `name: field`, `name:` (field `name`) or `name: {field, match, missing, split, null, members, nested}`.
     private mutating func decodeRelationship(named name: String, _ node: Node, at path: String) -> RelationshipMapping {
         var mapping = RelationshipMapping(field: name)
         switch node {
@@ -211,6 +211,7 @@ struct PlanFileDecoder {
                 case "match": mapping.match = decoder.textList(value, at: path)
                 case "missing": mapping.missing = decoder.choice(value, at: path) ?? mapping.missing
                 case "split": mapping.split = decoder.text(value, at: path)
+                case "null": mapping.nullTokens = decoder.textList(value, at: path)
                 case "members": mapping.members = decoder.choice(value, at: path) ?? mapping.members
                 default: mapping.nested = decoder.decodeNested(value, at: path)
                 }

@@ -189,6 +189,7 @@ public enum PlanSchema {
                   "description": "A reference to a destination that does not exist: create (default), reject, or ignore."
                 },
                 "split": { "$ref": "#/$defs/text", "description": "CSV/TSV to-many fields: the separator between keys." },
+                "null": { "$ref": "#/$defs/textList", "description": "Texts meaning no destination, such as NULL or \"\"." },
                 "members": { "enum": ["add", "replace", null], "description": "To-many updates: add (default) to the members, or replace them." },
                 "nested": { "$ref": "#/$defs/nested" }
               }

@@ -194,6 +194,9 @@ extension PlanCheck {
                 report("split must not be empty", at: at("split"))
             }
         }
+        if mapping.nested != nil, mapping.nullTokens != nil {
+            report("null has no effect with nested records (a null field holds no record)", at: at("null"))
+        }
         if let nested = mapping.nested {
             checkNested(nested.mapping, of: relationship, mapping: mapping, at: path, context: context)
         } else {

@@ -33,6 +33,9 @@ public struct RelationshipMapping: Sendable, Hashable {
     public var missing: MissingPolicy
     /// For CSV fields holding several keys: the separator.
     public var split: String?
+    /// Texts that mean "no destination" (e.g. `["NULL", ""]`): a field, or a split part,
+    /// holding one is no reference, as an absent or empty field is.
+    public var nullTokens: [String]?
     /// For to-many relationships of existing objects: add to or replace the members.
     public var members: MembersPolicy
     /// Nested records imported as destination objects.

@@ -290,6 +290,22 @@ struct PlanValidatorTests {
             ])
     }
 
+    @Test func nullTokensApplyToReferencesNotToNestedRecords() throws {
+        let problems = try validationProblems(
+            """
+            sources:
+              - file: catalog.json
+                entity: Item
+                relationships:
+                  unit: {field: unit, match: name, null: [NULL, ""]}
+                  location: {field: location, null: [NULL], nested: {entity: Location, key: aisle}}
+            """)
+        #expect(
+            problems == [
+                "plan.yaml:6:41 (sources[0].relationships.location.null): null has no effect with nested records (a null field holds no record)"
+            ])
+    }
+
     @Test func refusesToCreateAbstractDestinations() throws {
         #expect(
             try validationProblems(
