@@ -116,6 +116,10 @@ final class CompiledMapping: Sendable {
     let relationships: [CompiledRelationship]
     /// What a record matching an existing object does.
     let onConflict: ConflictPolicy
+    /// Whether the key is not the plan's but the entity's unique constraint, guarding a keyless
+    /// mapping (which always inserts) against duplicates: a record repeating one is refused
+    /// (`onConflict` is `fail`), and a record with a null in it has no key.
+    let keyIsUniqueConstraint: Bool
     /// The positions of the key attributes in `attributes`, in key order.
     let keyPositions: [Int]
     /// Whether each position of `attributes` holds a key attribute.
@@ -123,7 +127,8 @@ final class CompiledMapping: Sendable {
 
     init(
         number: Int, entity: ModelEntity, keyLookup: LookupID?, keyAttributes: [CompiledAttribute],
-        attributes: [CompiledAttribute], relationships: [CompiledRelationship], onConflict: ConflictPolicy
+        attributes: [CompiledAttribute], relationships: [CompiledRelationship], onConflict: ConflictPolicy,
+        keyIsUniqueConstraint: Bool = false
     ) {
         self.number = number
         self.entity = entity
@@ -132,6 +137,7 @@ final class CompiledMapping: Sendable {
         self.attributes = attributes
         self.relationships = relationships
         self.onConflict = onConflict
+        self.keyIsUniqueConstraint = keyIsUniqueConstraint
         let keyPositions = keyAttributes.compactMap { key in attributes.firstIndex { $0 === key } }
         self.keyPositions = keyPositions
         keyFlags = attributes.indices.map { keyPositions.contains($0) }
@@ -166,6 +172,6 @@ final class CompiledMapping: Sendable {
         let keys = keyAttributes.compactMap { key in attributes.first { $0.slot == key.slot } }
         return CompiledMapping(
             number: number, entity: entity, keyLookup: keyLookup, keyAttributes: keys, attributes: attributes,
-            relationships: relationships, onConflict: onConflict)
+            relationships: relationships, onConflict: onConflict, keyIsUniqueConstraint: keyIsUniqueConstraint)
     }
 }

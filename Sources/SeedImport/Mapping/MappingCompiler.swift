@@ -60,6 +60,10 @@ struct MappingCompiler {
                 keyAttributes.append(implicit)
             }
         }
+        let guardsConstraint = mapping.key == nil
+        if guardsConstraint, let constraint = Self.guardedConstraint(of: entity, attributes: attributes) {
+            keyAttributes = constraint
+        }
         var relationships: [CompiledRelationship] = []
         for (name, relationshipMapping) in Self.effectiveRelationships(
             of: mapping, entity: entity, model: model, listSeparator: listSeparator
@@ -70,9 +74,22 @@ struct MappingCompiler {
         }
         let keyLookup =
             keyAttributes.isEmpty ? nil : LookupID(entityIndex: entity.index, slots: keyAttributes.map(\.slot))
+        let keyIsUniqueConstraint = guardsConstraint && keyLookup != nil
         return CompiledMapping(
             number: number, entity: entity, keyLookup: keyLookup, keyAttributes: keyAttributes, attributes: attributes,
-            relationships: relationships, onConflict: mapping.onConflict)
+            relationships: relationships, onConflict: keyIsUniqueConstraint ? .fail : mapping.onConflict,
+            keyIsUniqueConstraint: keyIsUniqueConstraint)
+    }
+
+    /// The unique constraint that guards a keyless mapping of `entity` against duplicates: the
+    /// first of the entity's constraints whose attributes the mapping all maps (a duplicate of it
+    /// would otherwise surface as a store error with no record to name).
+    static func guardedConstraint(of entity: ModelEntity, attributes: [CompiledAttribute]) -> [CompiledAttribute]? {
+        for constraint in entity.uniqueConstraints {
+            let mapped = constraint.compactMap { name in attributes.first { $0.name == name } }
+            if !mapped.isEmpty && mapped.count == constraint.count { return mapped }
+        }
+        return nil
     }
 
     /// The relationship mappings in force: the plan's, or — when the plan maps neither

@@ -34,10 +34,18 @@ struct RecordPreparer {
                 mapping: Int32(mapping.number), values: Int32(firstValue), key: -1, firstReference: 0,
                 referenceCount: 0, firstGroup: 0, groupCount: 0, place: record.place))
         batch.values.append(contentsOf: repeatElement(FlatValue.absent, count: mapping.attributes.count))
-        // Key attributes first, so a missing key is the error a record reports.
+        // Key attributes first, so a missing key is the error a record reports (a unique
+        // constraint guarding a keyless mapping allows nulls, as the store's index does: such a
+        // record has no key).
+        var hasKey = !mapping.keyPositions.isEmpty
         for position in mapping.keyPositions {
             let attribute = mapping.attributes[position]
             let value = try coerce(attribute, in: record, into: &batch)
+            if value.isNil && mapping.keyIsUniqueConstraint {
+                hasKey = false
+                batch.values[firstValue + position] = value
+                continue
+            }
             guard !value.isNil else {
                 throw RecordError(
                     position: fieldPosition(attribute.field, in: record),
@@ -49,7 +57,7 @@ struct RecordPreparer {
         for (position, attribute) in mapping.attributes.enumerated() where !mapping.isKeyPosition(position) {
             batch.values[firstValue + position] = try coerce(attribute, in: record, into: &batch)
         }
-        if !mapping.keyPositions.isEmpty {
+        if hasKey {
             batch.entries[Int(entryIndex)].key = batch.append(
                 key: mapping.keyPositions.map { batch.values[firstValue + $0] })
         }
