@@ -49,11 +49,32 @@ struct LookupID: Hashable {
     }
 }
 
+/// How a text field lists several keys.
+enum KeySplit: Sendable {
+    /// Keys between separators (`a;b;c`).
+    case separator([UInt8])
+    /// Each key between a prefix and a suffix, anything between them skipped (`<a><b>`).
+    case pattern(prefix: [UInt8], suffix: [UInt8])
+
+    /// The split a relationship mapping asks for (nil for none, or for a pattern without its one `*`).
+    init?(_ mapping: RelationshipMapping) {
+        if let pattern = mapping.splitPattern {
+            let parts = pattern.split(separator: "*", omittingEmptySubsequences: false)
+            guard parts.count == 2 else { return nil }
+            self = .pattern(prefix: Array(parts[0].utf8), suffix: Array(parts[1].utf8))
+        } else if let separator = mapping.split, !separator.isEmpty {
+            self = .separator(Array(separator.utf8))
+        } else {
+            return nil
+        }
+    }
+}
+
 /// How a relationship's destinations are found.
 enum RelationshipSource {
     /// Destination keys in the field, matched against `match` attributes of the destination.
     case reference(
-        lookup: LookupID, coercers: [ValueCoercer], matchNames: [String], missing: MissingPolicy, split: String?)
+        lookup: LookupID, coercers: [ValueCoercer], matchNames: [String], missing: MissingPolicy, split: KeySplit?)
     /// Nested records in the field, imported with their own mapping.
     case nested(CompiledMapping)
 }

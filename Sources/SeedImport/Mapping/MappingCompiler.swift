@@ -192,7 +192,7 @@ struct MappingCompiler {
             id: path, number: numbers.nextRelationship(), relationship: relationship, field: field,
             source: .reference(
                 lookup: LookupID(entityIndex: destination.index, slots: slots), coercers: coercers, matchNames: match,
-                missing: mapping.missing, split: mapping.split),
+                missing: mapping.missing, split: KeySplit(mapping)),
             members: mapping.members)
     }
 

@@ -29,7 +29,8 @@ extension ImportPlan {
             lines.append(
                 "\(prefix)relationship \(name) \(relationship.field) \(relationship.match ?? []) "
                     + "\(relationship.missing.rawValue) \(relationship.split ?? "-") \(relationship.members.rawValue)"
-                    + (relationship.nullTokens.map { " null \($0)" } ?? ""))
+                    + (relationship.nullTokens.map { " null \($0)" } ?? "")
+                    + (relationship.splitPattern.map { " pattern \($0)" } ?? ""))
             if let nested = relationship.nested {
                 lines += canonical(nested.mapping, prefix: prefix + "  ")
             }
