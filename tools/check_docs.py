@@ -35,6 +35,21 @@ How a file's examples run:
   is rendered the way the terminal shows it (the last drawing of each line, over what earlier
   drawings left unless it erased them with ``ESC [ K``).
 
+Plan snippets (issue 18: "every plan snippet in docs/ is validated by that tool"):
+
+* Fenced ``yaml`` blocks holding a plan (a top-level ``sources:``) or a fragment of one (a block
+  whose first key is ``attributes:`` or ``relationships:``, wrapped into a source of ``Item``) are
+  validated by seedkit itself: ``seedkit import PLAN --dry-run`` in a temporary folder holding
+  the catalog's files and ``DOCS_MODEL`` (the catalog model plus the few properties the docs'
+  examples name), which replaces the plan's ``model:``. The plan passes when seedkit reports no
+  problem with it: a plan problem (``plan.yaml:LINE:COLUMN (key path): …``) other than a data file
+  the snippet names but the folder lacks fails the check; a later error about the data (a
+  fragment's field the sample file has no column for) does not, as the plan was valid.
+  Here-documents writing a plan in a shell example are checked by running the example.
+* A fragment holding ``nested:`` is wrapped into a JSON source (``catalog.json``), any other into
+  a CSV one (``items.csv``).
+* ``<!-- check-docs: skip … -->`` before a ``yaml`` block skips it too.
+
 Comparing: trailing spaces and trailing blank lines are ignored; ``…`` in the expected text
 matches any text (a line holding only ``…`` matches any number of whole lines, none
 included); timings (``0.02 s``, ``ETA 3s``, ``"seconds" : 0.013``) and rates (``1234/s``) are
@@ -75,6 +90,64 @@ EXIT_COMMENT = re.compile(r"#.*\bexit (\d+)\b")
 UNMARKED_SKIPS = {
     "docs/Performance.md": "benchmarks that run for minutes to hours (tools/bench.py)",
 }
+
+
+# The model plan snippets are validated against: the sample catalog (SeedData/Catalog/Catalog.yaml)
+# plus what the docs' examples name beyond it (a constant `source`, a binary `photo`, a `shelf`
+# holding nested records).
+DOCS_MODEL = """\
+name: DocsCatalog
+entities:
+  Unit:
+    attributes: {name: {type: string, optional: false}}
+    relationships: {items: {destination: Item, inverse: unit, toMany: true}}
+    unique: [[name]]
+  Location:
+    attributes: {aisle: {type: string, optional: false}}
+    relationships: {items: {destination: Item, inverse: location, toMany: true}}
+    unique: [[aisle]]
+  Tag:
+    attributes: {name: {type: string, optional: false}}
+    relationships: {items: {destination: Item, inverse: tags, toMany: true}}
+    unique: [[name]]
+  Shelf:
+    attributes: {code: {type: string, optional: false}}
+    relationships: {items: {destination: Item, inverse: shelf, toMany: true}}
+    unique: [[code]]
+  Item:
+    attributes:
+      sku: {type: string, optional: false}
+      name: {type: string, optional: false}
+      price: {type: double, default: 0}
+      quantity: {type: integer32, default: 0}
+      listed: {type: boolean, default: true}
+      added: date
+      notes: string
+      source: string
+      photo: binary
+    relationships:
+      unit: {destination: Unit, inverse: items}
+      location: {destination: Location, inverse: items}
+      shelf: {destination: Shelf, inverse: items}
+      tags: {destination: Tag, inverse: items, toMany: true}
+      lists: {destination: ShoppingList, inverse: items, toMany: true}
+    unique: [[sku]]
+  ShoppingList:
+    attributes: {code: {type: string, optional: false}, title: string, created: date}
+    relationships: {items: {destination: Item, inverse: lists, toMany: true, ordered: true}}
+    unique: [[code]]
+"""
+PLAN_FILES = ["items.csv", "lists.csv", "catalog.json", "catalog.xml"]
+PLAN_PROBLEM = re.compile(r"plan\.yaml:\d+:\d+ \([^)]*\): ")
+YAML_LANGUAGES = {"yaml", "yml"}
+
+
+@dataclass
+class PlanSnippet:
+    path: Path
+    line: int  # 1-based line of the opening fence
+    text: str  # the plan, fragments wrapped into a source
+    skip: str | None = None
 
 
 @dataclass
@@ -173,6 +246,95 @@ def parse_block(body: list[str], first_line: int) -> list[Command]:
                                 status=expected_status(pending)))
         pending = ""
     return commands
+
+
+def plan_snippets(path: Path) -> list[PlanSnippet]:
+    """The plans and plan fragments of a Markdown file's ``yaml`` blocks."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    snippets: list[PlanSnippet] = []
+    index = 0
+    while index < len(lines):
+        opening = FENCE.match(lines[index])
+        if not opening:
+            index += 1
+            continue
+        indent, fence, language = opening.groups()
+        end = index + 1
+        body: list[str] = []
+        while end < len(lines) and not lines[end].strip().startswith(fence):
+            body.append(lines[end][len(indent):] if lines[end].startswith(indent) else lines[end])
+            end += 1
+        if language.lower() in YAML_LANGUAGES:
+            keys = [line.split(":", 1)[0] for line in body
+                    if line and not line[0].isspace() and not line.startswith("#") and ":" in line]
+            text = None
+            if "sources" in keys:
+                text = "\n".join(line for line in body if not line.startswith("model:"))
+            elif keys and keys[0] in ("attributes", "relationships"):
+                source = "catalog.json" if any("nested:" in line for line in body) else "items.csv"
+                text = f"sources:\n  - file: {source}\n    entity: Item\n" + "\n".join(
+                    "    " + line for line in body)
+            if text is not None:
+                previous = index - 1
+                while previous >= 0 and not lines[previous].strip():
+                    previous -= 1
+                skip = None
+                if previous >= 0 and (marker := SKIP_MARKER.search(lines[previous])):
+                    skip = marker.group(1).strip(" :—-()") or "marked skip"
+                snippets.append(PlanSnippet(path=path, line=index + 1, text="model: docs-model.yaml\n" + text,
+                                            skip=skip))
+        index = end + 1
+    return snippets
+
+
+def plan_problems(output: str) -> list[str]:
+    """The plan problems seedkit printed (all on its one error line), missing data files left out."""
+    problems: list[str] = []
+    for line in output.splitlines():
+        starts = [match.start() for match in PLAN_PROBLEM.finditer(line)]
+        for begin, finish in zip(starts, starts[1:] + [len(line)]):
+            problem = line[begin:finish].strip()
+            if ": file not found: " not in problem:
+                problems.append(problem)
+    return problems
+
+
+def check_plans(path: Path, seedkit: Path, timeout: float) -> tuple[int, int, int]:
+    """Validates the plan snippets of one Markdown file; returns (passed, failed, skipped)."""
+    passed = failed = skipped = 0
+    relative = relative_name(path)
+    for snippet in plan_snippets(path):
+        where = f"{relative}:{snippet.line}"
+        if snippet.skip is not None:
+            skipped += 1
+            print(f"SKIP {where} ({snippet.skip}): plan snippet")
+            continue
+        folder = Path(tempfile.mkdtemp(prefix="seedkit-docs-plan-"))
+        try:
+            for name in PLAN_FILES:
+                shutil.copy(REPO / "SeedData" / "Catalog" / name, folder / name)
+            (folder / "docs-model.yaml").write_text(DOCS_MODEL, encoding="utf-8")
+            (folder / "plan.yaml").write_text(snippet.text + "\n", encoding="utf-8")
+            result = subprocess.run(
+                [str(seedkit), "import", "plan.yaml", "--dry-run", "--quiet", "--store", "scratch.sqlite"],
+                cwd=folder, capture_output=True, text=True, timeout=timeout)
+            problems = plan_problems(result.stderr) if result.returncode != 0 else []
+            if result.returncode != 0 and not problems and "plan.yaml" in result.stderr.split(":", 2)[1:2]:
+                problems = [result.stderr.strip()]  # a problem without a position (a YAML syntax error)
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+        if problems:
+            failed += 1
+            print(f"FAIL {where}: plan snippet")
+            for problem in problems:
+                print("    " + problem)
+            print("    the plan checked (the snippet with its model, fragments wrapped into a source):")
+            for number, line in enumerate(snippet.text.splitlines(), start=1):
+                print(f"    {number:3} | {line}")
+        else:
+            passed += 1
+            print(f"PASS {where}: plan snippet")
+    return passed, failed, skipped
 
 
 # ---------------------------------------------------------------------------------------------
@@ -414,8 +576,10 @@ def main() -> int:
         for index, count in enumerate(check_file(path, seedkit, arguments.timeout, arguments.verbose,
                                                  arguments.keep)):
             totals[index] += count
+        for index, count in enumerate(check_plans(path, seedkit, arguments.timeout)):
+            totals[index] += count
     passed, failed, skipped = totals
-    print(f"\n{passed} commands passed, {failed} failed; {skipped} blocks skipped")
+    print(f"\n{passed} commands and plan snippets passed, {failed} failed; {skipped} blocks skipped")
     return 0 if failed == 0 and passed > 0 else 1
 
 

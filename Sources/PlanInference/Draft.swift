@@ -41,6 +41,9 @@ struct DraftRelationshipMapping {
     var field: String
     var match: [String]?
     var split: String?
+    /// `missing:` when the default (`create`) cannot work: a destination with required
+    /// attributes that a stub holding just its key cannot fill.
+    var missing: String? = nil
     var nested: DraftMapping?
     var comment: String?
 }

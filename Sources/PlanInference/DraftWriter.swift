@@ -58,6 +58,7 @@ enum DraftWriter {
                 if let match = relationship.match {
                     options.append("match: \(match.count == 1 ? scalar(match[0]) : list(match))")
                 }
+                if let missing = relationship.missing { options.append("missing: \(missing)") }
                 lines.append(
                     "\(indent)  \(relationship.relationship): {" + options.joined(separator: ", ") + "}"
                         + trailing(relationship.comment))

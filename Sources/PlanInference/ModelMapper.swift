@@ -183,9 +183,15 @@ struct ModelMapper {
         if !relationship.isToMany, field.isList {
             comment = "the sample holds lists here, but \(relationship.name) is a to-one"
         }
+        // A destination a stub cannot fill (another required attribute, no default) is not created.
+        let destination = model.destination(of: relationship)
+        let stubbable = destination.attributes.allSatisfy {
+            $0.isOptional || $0.isTransient || $0.declaration.defaultValue != nil || match.contains($0.name)
+        }
         return DraftRelationshipMapping(
             relationship: relationship.name, field: field.path(from: depth), match: match,
-            split: relationship.isToMany && csv ? FieldGuesses.split(of: field) : nil, comment: comment)
+            split: relationship.isToMany && csv ? FieldGuesses.split(of: field) : nil,
+            missing: stubbable ? nil : "reject", comment: comment)
     }
 
     /// The key: the entity's first unique constraint whose attributes are all mapped, else a guess.

@@ -60,6 +60,32 @@ struct SeedKitCommand: AsyncParsableCommand {
         var handler = StreamLogHandler.standardError(label: label)
         let level = ProcessInfo.processInfo.environment["SEEDKIT_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:))
         handler.logLevel = level ?? .warning
-        return handler
+        return LineStartingLogHandler(handler: handler)
+    }
+}
+
+/// A log handler that ends an open progress bar before each line it writes, so that log lines
+/// start lines of their own (ProgressLine).
+private struct LineStartingLogHandler: LogHandler {
+    var handler: StreamLogHandler
+
+    var logLevel: Logger.Level {
+        get { handler.logLevel }
+        set { handler.logLevel = newValue }
+    }
+
+    var metadata: Logger.Metadata {
+        get { handler.metadata }
+        set { handler.metadata = newValue }
+    }
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { handler[metadataKey: key] }
+        set { handler[metadataKey: key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        ProgressLine.endOpenLine()
+        handler.log(event: event)
     }
 }

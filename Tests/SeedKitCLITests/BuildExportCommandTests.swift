@@ -25,6 +25,8 @@ import Testing
         let lines = built.stdout.split(separator: "\n").map(String.init)
         #expect(
             Array(lines.dropLast()) == [
+                "items.csv → Item: 5 records read, 0 rejected",
+                "lists.csv → ShoppingList: 2 records read, 0 rejected",
                 "Item: 5 inserted, 0 updated, 0 unchanged, 0 rejected",
                 "Location: 3 inserted, 0 updated, 0 unchanged, 0 rejected",
                 "ShoppingList: 2 inserted, 0 updated, 0 unchanged, 0 rejected",

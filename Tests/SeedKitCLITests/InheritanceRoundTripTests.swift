@@ -69,7 +69,10 @@ import Testing
         let imported = try CLIProcess.run(["import", "Export/plan.yaml"], in: folder)
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(
-            imported.stdout.split(separator: "\n").prefix(4) == [
+            imported.stdout.split(separator: "\n").prefix(7) == [
+                "Keeper.\(format) → Keeper: 2 records read, 0 rejected",
+                "Animal.\(format) → Animal: 4 records read, 0 rejected",
+                "Visit.\(format) → Visit: 4 records read, 0 rejected",
                 "Cat: 2 inserted, 0 updated, 0 unchanged, 0 rejected",
                 "Dog: 2 inserted, 0 updated, 0 unchanged, 0 rejected",
                 "Keeper: 2 inserted, 0 updated, 0 unchanged, 0 rejected",

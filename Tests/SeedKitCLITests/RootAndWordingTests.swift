@@ -109,7 +109,7 @@ import TestSupport
         #expect(imported.status == 0, "\(imported.stderr)")
         let lines = imported.stdout.split(separator: "\n").map(String.init)
         #expect(lines.contains("Thing: 1 inserted, 0 updated, 0 unchanged, 0 rejected"))
-        #expect(lines.last?.hasPrefix("1 record imported into ") == true, "\(imported.stdout)")
+        #expect(lines.last?.hasPrefix("1 record read, 0 rejected; imported into ") == true, "\(imported.stdout)")
         // Progress on a pipe: plain lines, the last one for the finished run.
         #expect(imported.stderr.contains("done: 1 record, "), "\(imported.stderr)")
         #expect(!imported.stderr.contains("1 records"))
@@ -130,7 +130,9 @@ import TestSupport
         let folder = try ExitCodeTests.sampleFolder()
         let imported = try CLIProcess.run(["import", "catalog-csv.yaml"], in: folder)
         #expect(imported.status == 0, "\(imported.stderr)")
-        #expect(imported.stdout.split(separator: "\n").last?.hasPrefix("7 records imported into ") == true)
+        #expect(
+            imported.stdout.split(separator: "\n").last?.hasPrefix("7 records read, 0 rejected; imported into ") == true
+        )
         let inspected = try CLIProcess.run(["inspect", "Catalog.sqlite"], in: folder)
         #expect(inspected.stdout.contains("\n  Item: 5 objects\n"))
         let empty = URL(fileURLWithPath: try ScratchFolder.make("seedkit-zero"))

@@ -16,6 +16,24 @@ public struct EntityCounts: Sendable, Hashable, Encodable {
     public init() {}
 }
 
+/// What an import read from one source of its plan.
+public struct SourceCounts: Sendable, Hashable, Encodable {
+    /// The source's file, as the plan names it.
+    public var file: String
+    /// The entity its records become.
+    public var entity: String
+    /// Records read (broken ones included).
+    public var records = 0
+    /// Records refused (with `skip`, those in the rejects file).
+    public var rejected = 0
+
+    /// No records yet from `file` into `entity`.
+    public init(file: String, entity: String) {
+        self.file = file
+        self.entity = entity
+    }
+}
+
 /// The outcome of an import.
 ///
 /// ```swift
@@ -23,12 +41,16 @@ public struct EntityCounts: Sendable, Hashable, Encodable {
 /// report.entities["Item"]?.inserted
 /// ```
 public struct ImportReport: Sendable, Hashable, Encodable {
-    /// Counts per entity name.
+    /// Records read and refused per source, in plan order.
+    public var sources: [SourceCounts] = []
+    /// Objects inserted, updated and unchanged (and the records refused) per entity name.
     public var entities: [String: EntityCounts] = [:]
     /// Every record error (with `skip`), or the one that stopped the run (with `abort`).
     public var errors: [RecordError] = []
     /// Records read from all sources.
     public var records = 0
+    /// Records refused, of all sources.
+    public var rejected = 0
     /// Wall-clock seconds.
     public var seconds = 0.0
     /// Whether nothing was committed (a dry run, or a run that was rolled back).
@@ -43,10 +65,20 @@ public struct ImportReport: Sendable, Hashable, Encodable {
         update(&entities[entity, default: EntityCounts()])
     }
 
-    /// One line per entity, for people: `Item: 1000 inserted, 0 updated, 0 unchanged, 2 rejected`.
+    /// For people: one line per source (records), then one per entity (objects):
+    /// `items.csv → Item: 1002 records read, 2 rejected`, …,
+    /// `Item: 1000 inserted, 0 updated, 0 unchanged, 2 rejected`.
     public var summary: String {
-        entities.sorted { $0.key < $1.key }.map { name, counts in
+        let sourceLines = sources.map { source in
+            "\(source.file) → \(source.entity): \(Self.counted(source.records, "record")) read, \(source.rejected) rejected"
+        }
+        let entityLines = entities.sorted { $0.key < $1.key }.map { name, counts in
             "\(name): \(counts.inserted) inserted, \(counts.updated) updated, \(counts.unchanged) unchanged, \(counts.rejected) rejected"
-        }.joined(separator: "\n")
+        }
+        return (sourceLines + entityLines).joined(separator: "\n")
+    }
+
+    private static func counted(_ count: Int, _ noun: String) -> String {
+        "\(count) \(noun)\(count == 1 ? "" : "s")"
     }
 }

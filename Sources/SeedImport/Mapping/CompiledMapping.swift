@@ -57,11 +57,32 @@ struct LookupID: Hashable {
     }
 }
 
+/// How a text field lists several keys.
+enum KeySplit: Sendable {
+    /// Keys between separators (`a;b;c`).
+    case separator([UInt8])
+    /// Each key between a prefix and a suffix, anything between them skipped (`<a><b>`).
+    case pattern(prefix: [UInt8], suffix: [UInt8])
+
+    /// The split a relationship mapping asks for (nil for none, or for a pattern without its one `*`).
+    init?(_ mapping: RelationshipMapping) {
+        if let pattern = mapping.splitPattern {
+            let parts = pattern.split(separator: "*", omittingEmptySubsequences: false)
+            guard parts.count == 2 else { return nil }
+            self = .pattern(prefix: Array(parts[0].utf8), suffix: Array(parts[1].utf8))
+        } else if let separator = mapping.split, !separator.isEmpty {
+            self = .separator(Array(separator.utf8))
+        } else {
+            return nil
+        }
+    }
+}
+
 /// How a relationship's destinations are found.
 enum RelationshipSource {
     /// Destination keys in the field, matched against `match` attributes of the destination.
     case reference(
-        lookup: LookupID, coercers: [ValueCoercer], matchNames: [String], missing: MissingPolicy, split: String?)
+        lookup: LookupID, coercers: [ValueCoercer], matchNames: [String], missing: MissingPolicy, split: KeySplit?)
     /// Nested records in the field, imported with their own mapping.
     case nested(CompiledMapping)
 }
@@ -130,6 +151,10 @@ final class CompiledMapping: Sendable {
     /// The key attribute standing for the run identity (`key: [object-id]`), which maps to no
     /// attribute (it is in `keyAttributes`, not in `attributes`).
     let identityKey: CompiledAttribute?
+    /// Whether the key is not the plan's but the entity's unique constraint, guarding a keyless
+    /// mapping (which always inserts) against duplicates: a record repeating one is refused
+    /// (`onConflict` is `fail`), and a record with a null in it has no key.
+    let keyIsUniqueConstraint: Bool
     /// The positions of the key attributes in `attributes`, in key order (none for a run identity).
     let keyPositions: [Int]
     /// Whether each position of `attributes` holds a key attribute.
@@ -138,7 +163,7 @@ final class CompiledMapping: Sendable {
     init(
         number: Int, entity: ModelEntity, keyLookup: LookupID?, keyAttributes: [CompiledAttribute],
         attributes: [CompiledAttribute], relationships: [CompiledRelationship], onConflict: ConflictPolicy,
-        routes: EntityRoutes? = nil
+        routes: EntityRoutes? = nil, keyIsUniqueConstraint: Bool = false
     ) {
         self.number = number
         self.entity = entity
@@ -149,6 +174,7 @@ final class CompiledMapping: Sendable {
         self.onConflict = onConflict
         self.routes = routes
         identityKey = keyAttributes.first { $0.slot == LookupID.identitySlot }
+        self.keyIsUniqueConstraint = keyIsUniqueConstraint
         let keyPositions = keyAttributes.compactMap { key in attributes.firstIndex { $0 === key } }
         self.keyPositions = keyPositions
         keyFlags = attributes.indices.map { keyPositions.contains($0) }
@@ -194,6 +220,6 @@ final class CompiledMapping: Sendable {
         let keys = keyAttributes.compactMap { key in (attributes + identity).first { $0.slot == key.slot } }
         return CompiledMapping(
             number: number, entity: entity, keyLookup: keyLookup, keyAttributes: keys, attributes: attributes,
-            relationships: relationships, onConflict: onConflict)
+            relationships: relationships, onConflict: onConflict, keyIsUniqueConstraint: keyIsUniqueConstraint)
     }
 }

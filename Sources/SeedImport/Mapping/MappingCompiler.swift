@@ -98,6 +98,10 @@ struct MappingCompiler {
                 keyAttributes.append(implicit)
             }
         }
+        let guardsConstraint = mapping.key == nil && !routed
+        if guardsConstraint, let constraint = Self.guardedConstraint(of: entity, attributes: attributes) {
+            keyAttributes = constraint
+        }
         var relationships: [CompiledRelationship] = []
         for (name, relationshipMapping) in Self.effectiveRelationships(
             of: mapping, entity: entity, model: model, listSeparator: listSeparator
@@ -109,9 +113,22 @@ struct MappingCompiler {
         }
         let keyLookup =
             keyAttributes.isEmpty ? nil : LookupID(entityIndex: keyEntity.index, slots: keyAttributes.map(\.slot))
+        let keyIsUniqueConstraint = guardsConstraint && keyLookup != nil
         return CompiledMapping(
             number: number, entity: entity, keyLookup: keyLookup, keyAttributes: keyAttributes, attributes: attributes,
-            relationships: relationships, onConflict: mapping.onConflict)
+            relationships: relationships, onConflict: keyIsUniqueConstraint ? .fail : mapping.onConflict,
+            keyIsUniqueConstraint: keyIsUniqueConstraint)
+    }
+
+    /// The unique constraint that guards a keyless mapping of `entity` against duplicates: the
+    /// first of the entity's constraints whose attributes the mapping all maps (a duplicate of it
+    /// would otherwise surface as a store error with no record to name).
+    static func guardedConstraint(of entity: ModelEntity, attributes: [CompiledAttribute]) -> [CompiledAttribute]? {
+        for constraint in entity.uniqueConstraints {
+            let mapped = constraint.compactMap { name in attributes.first { $0.name == name } }
+            if !mapped.isEmpty && mapped.count == constraint.count { return mapped }
+        }
+        return nil
     }
 
     /// The relationship mappings in force: the plan's, or — when the plan maps neither
@@ -196,7 +213,7 @@ struct MappingCompiler {
                     lookup: LookupID(entityIndex: destination.index, slots: [LookupID.identitySlot]),
                     coercers: [try Self.identityCoercer(path: path + ".match")],
                     matchNames: [PlanConventions.identityKey],
-                    missing: mapping.missing, split: mapping.split),
+                    missing: mapping.missing, split: KeySplit(mapping)),
                 members: mapping.members)
         }
         let match: [String]
@@ -213,7 +230,9 @@ struct MappingCompiler {
             }
             slots.append(attribute.index)
             do {
-                coercers.append(try ValueCoercer(attribute: attribute, mapping: AttributeMapping(field: attributeName)))
+                var keyMapping = AttributeMapping(field: attributeName)
+                keyMapping.nullTokens = mapping.nullTokens
+                coercers.append(try ValueCoercer(attribute: attribute, mapping: keyMapping))
             } catch {
                 throw fail(path + ".match", "\(error)")
             }
@@ -222,7 +241,7 @@ struct MappingCompiler {
             id: path, number: numbers.nextRelationship(), relationship: relationship, field: field,
             source: .reference(
                 lookup: LookupID(entityIndex: destination.index, slots: slots), coercers: coercers, matchNames: match,
-                missing: mapping.missing, split: mapping.split),
+                missing: mapping.missing, split: KeySplit(mapping)),
             members: mapping.members)
     }
 

@@ -53,7 +53,8 @@ final class ImportRun {
                 reason: "no store: give one in the plan (store:) or on the command line (--store)")
         }
         let tally = RunTally(
-            store: storePath, policy: options.onError ?? plan.onError, maxErrors: options.maxErrors ?? plan.maxErrors,
+            plan: plan, store: storePath, policy: options.onError ?? plan.onError,
+            maxErrors: options.maxErrors ?? plan.maxErrors,
             rejectsPath: options.rejects ?? plan.rejects.map(plan.resolve))
         let mappings = try PlanMappings(plan: plan, model: model, planFile: planFile)
         let files = plan.sources.map { plan.resolve($0.file) }
@@ -108,10 +109,12 @@ final class ImportRun {
                 }
                 var checkpoint = resumed ?? ImportCheckpoint(run: runID, source: 0, records: 0, batches: 0)
                 for index in checkpoint.source..<plan.sources.count {
+                    tally.reading(source: index)
                     try importSource(
                         index, mapping: mappings.sources[index], checkpoint: &checkpoint, builder: builder,
                         commit: commit, tally: tally)
                 }
+                tally.reading(source: nil)
                 try cancellation.check()
                 try finish.buildIndexes { emit(phase: "indexing", tally: tally) }
                 try finish.resolveAfterLoad { emit(phase: "references", tally: tally) }

@@ -75,7 +75,10 @@ struct ObjectApplier {
                     throw RecordError(
                         position: prepared.position, field: mapping.keyAttributes.first?.field?.text,
                         value: key.description,
-                        message: "\(mapping.entity.name) with key \(key) already exists (onConflict: fail)"
+                        message: "\(mapping.entity.name) with key \(key) already exists ("
+                            + (mapping.keyIsUniqueConstraint
+                                ? "the entity's unique constraint; the source has no key, so it only inserts"
+                                : "onConflict: fail") + ")"
                             + (first.map { "; first written by the record at \($0)" } ?? ""))
                 case .update:
                     break

@@ -31,7 +31,9 @@ extension ImportPlan {
         for (name, relationship) in mapping.relationships.sorted(by: { $0.key < $1.key }) {
             lines.append(
                 "\(prefix)relationship \(name) \(relationship.field) \(relationship.match ?? []) "
-                    + "\(relationship.missing.rawValue) \(relationship.split ?? "-") \(relationship.members.rawValue)")
+                    + "\(relationship.missing.rawValue) \(relationship.split ?? "-") \(relationship.members.rawValue)"
+                    + (relationship.nullTokens.map { " null \($0)" } ?? "")
+                    + (relationship.splitPattern.map { " pattern \($0)" } ?? ""))
             if let nested = relationship.nested {
                 lines += canonical(nested.mapping, prefix: prefix + "  ")
             }

@@ -38,10 +38,19 @@ struct RecordPreparer {
                 mapping: Int32(mapping.number), values: Int32(firstValue), key: -1, firstReference: 0,
                 referenceCount: 0, firstGroup: 0, groupCount: 0, place: record.place))
         batch.values.append(contentsOf: repeatElement(FlatValue.absent, count: mapping.attributes.count))
-        // Key attributes first, so a missing key is the error a record reports.
+        // Key attributes first, so a missing key is the error a record reports (a unique
+        // constraint guarding a keyless mapping allows nulls, as the store's index does: such a
+        // record has no key).
+        var hasKey = !mapping.keyPositions.isEmpty
         for position in mapping.keyPositions {
-            batch.values[firstValue + position] = try keyPart(
-                mapping.attributes[position], of: mapping, in: record, into: &batch)
+            let attribute = mapping.attributes[position]
+            if mapping.keyIsUniqueConstraint {
+                let value = try coerce(attribute, in: record, into: &batch)
+                if value.isNil { hasKey = false }
+                batch.values[firstValue + position] = value
+            } else {
+                batch.values[firstValue + position] = try keyPart(attribute, of: mapping, in: record, into: &batch)
+            }
         }
         if let identity = mapping.identityKey {
             batch.entries[Int(entryIndex)].key = batch.append(
@@ -50,7 +59,7 @@ struct RecordPreparer {
         for (position, attribute) in mapping.attributes.enumerated() where !mapping.isKeyPosition(position) {
             batch.values[firstValue + position] = try coerce(attribute, in: record, into: &batch)
         }
-        if !mapping.keyPositions.isEmpty {
+        if hasKey {
             batch.entries[Int(entryIndex)].key = batch.append(
                 key: mapping.keyPositions.map { batch.values[firstValue + $0] })
         }
@@ -161,7 +170,7 @@ struct RecordPreparer {
 
     /// Adds the keys a reference field names (a single value is read in place, without a list).
     private func appendKeys(
-        _ value: FieldValue, coercers: [ValueCoercer], matchNames: [String], split: String?, field: String,
+        _ value: FieldValue, coercers: [ValueCoercer], matchNames: [String], split: KeySplit?, field: String,
         to batch: inout PreparedBatch
     ) throws(RecordError) {
         if value.kind == .list {
@@ -177,7 +186,7 @@ struct RecordPreparer {
 
     /// Adds the keys one value of a reference field names (several when `split`).
     private func appendKeys(
-        of item: FieldValue, coercers: [ValueCoercer], matchNames: [String], split: String?, field: String,
+        of item: FieldValue, coercers: [ValueCoercer], matchNames: [String], split: KeySplit?, field: String,
         to batch: inout PreparedBatch
     ) throws(RecordError) {
         // A null or empty reference means "no destination".
@@ -193,9 +202,12 @@ struct RecordPreparer {
             if kind == .list { _ = try coercer.coerce(item) }
             try item.withUTF8 { bytes in
                 Result { () throws(CoercionError) in
-                    if let split {
-                        try splitKeys(bytes, kind: kind, separator: split, coercer: coercer, to: &batch)
-                    } else {
+                    switch split {
+                    case .separator(let separator):
+                        try splitKeys(bytes, kind: kind, separator: separator, coercer: coercer, to: &batch)
+                    case .pattern(let prefix, let suffix):
+                        try patternKeys(bytes, prefix: prefix, suffix: suffix, coercer: coercer, to: &batch)
+                    case nil:
                         let part = flat(
                             try coercer.coerceInPlace(utf8: bytes, kind: kind), coercer: coercer, in: &batch)
                         if !part.isNil { batch.append(key: [part]) }
@@ -209,10 +221,9 @@ struct RecordPreparer {
 
     /// Splits a field's text at `separator` and adds a key for each non-empty part.
     private func splitKeys(
-        _ bytes: UnsafeBufferPointer<UInt8>, kind: ValueKind, separator: String, coercer: ValueCoercer,
-        to batch: inout PreparedBatch
+        _ bytes: UnsafeBufferPointer<UInt8>, kind: ValueKind, separator separatorBytes: [UInt8],
+        coercer: ValueCoercer, to batch: inout PreparedBatch
     ) throws(CoercionError) {
-        let separatorBytes = Array(separator.utf8)
         let first = separatorBytes.first ?? 0
         var start = 0
         var index = 0
@@ -233,6 +244,42 @@ struct RecordPreparer {
             index += max(1, separatorBytes.count)
             start = index
         }
+    }
+
+    /// Adds a key for each non-empty text between `prefix` and the next `suffix` (`<a><b>` with
+    /// `<` and `>`); text outside them is skipped. An empty prefix starts a key where the last
+    /// ended; an empty suffix ends it at the next prefix.
+    private func patternKeys(
+        _ bytes: UnsafeBufferPointer<UInt8>, prefix: [UInt8], suffix: [UInt8], coercer: ValueCoercer,
+        to batch: inout PreparedBatch
+    ) throws(CoercionError) {
+        var index = 0
+        while index < bytes.count {
+            guard let start = Self.find(prefix, in: bytes, from: index).map({ $0 + prefix.count }) else { return }
+            let end =
+                suffix.isEmpty
+                ? (Self.find(prefix, in: bytes, from: start) ?? bytes.count)
+                : (Self.find(suffix, in: bytes, from: start) ?? bytes.count)
+            if end > start {
+                let part = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                let value = flat(try coercer.coerceInPlace(utf8: part, kind: .text), coercer: coercer, in: &batch)
+                if !value.isNil { batch.append(key: [value]) }
+            }
+            index = max(end + suffix.count, start + 1)
+        }
+    }
+
+    /// Where `needle` first occurs in `bytes` at or after `from` (`from` itself for an empty needle).
+    private static func find(_ needle: [UInt8], in bytes: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
+        guard !needle.isEmpty else { return from }
+        var index = from
+        while index + needle.count <= bytes.count {
+            if bytes[index] == needle[0] && needle.indices.allSatisfy({ bytes[index + $0] == needle[$0] }) {
+                return index
+            }
+            index += 1
+        }
+        return nil
     }
 
     private func compositeKey(

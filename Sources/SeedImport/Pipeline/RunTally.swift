@@ -13,19 +13,31 @@ final class RunTally {
     private let maxErrors: Int
     private let rejectsPath: String?
     private var rejects: RejectsFile?
+    /// The resolved file of each source, to tell which source a record refused after the load came from.
+    private let sourcePaths: [String]
+    /// The source being read (nil after the load).
+    private var current: Int?
 
-    /// A tally refusing records by `policy`, up to `maxErrors` with `skip`, writing them to the
-    /// file at `rejectsPath` (when given).
-    init(store: String, policy: ErrorPolicy, maxErrors: Int, rejectsPath: String?) {
+    /// A tally of `plan`'s sources refusing records by `policy`, up to `maxErrors` with `skip`,
+    /// writing them to the file at `rejectsPath` (when given).
+    init(plan: ImportPlan, store: String, policy: ErrorPolicy, maxErrors: Int, rejectsPath: String?) {
         report.store = store
+        report.sources = plan.sources.map { SourceCounts(file: $0.file, entity: $0.entity) }
+        sourcePaths = plan.sources.map { plan.resolve($0.file) }
         self.policy = policy
         self.maxErrors = maxErrors
         self.rejectsPath = rejectsPath
     }
 
+    /// Records read from now on come from the source numbered `index` (nil: the load is over).
+    func reading(source index: Int?) {
+        current = index
+    }
+
     /// Counts one record read.
     func countRecord() {
         report.records += 1
+        if let current { report.sources[current].records += 1 }
     }
 
     /// Updates the counts of `entity`.
@@ -55,6 +67,13 @@ final class RunTally {
     func reject(_ error: RecordError, record: SourceRecord?, entity: String, fatal: Bool = false) throws {
         report.errors.append(error)
         report.count(entity) { $0.rejected += 1 }
+        report.rejected += 1
+        // After the load, the source whose file the error names (for its entity, when several share it).
+        let source =
+            current
+            ?? sourcePaths.indices.first { sourcePaths[$0] == error.file && report.sources[$0].entity == entity }
+            ?? sourcePaths.firstIndex(of: error.file)
+        if let source { report.sources[source].rejected += 1 }
         guard policy == .skip, !fatal else { throw error }
         if rejects == nil, let rejectsPath {
             rejects = try RejectsFile(path: rejectsPath)

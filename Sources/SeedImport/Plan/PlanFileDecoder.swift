@@ -17,7 +17,8 @@ enum PlanFileKeys {
     static let source = ["file", "format", "csv", "records"] + recordMapping
     static let csv = ["delimiter", "quote", "header", "allowRagged", "strict"]
     static let attribute = ["field", "value", "default", "date", "true", "false", "null", "trim", "binary"]
-    static let relationship = ["field", "match", "missing", "split", "members", "nested"]
+    static let relationship = ["field", "match", "missing", "split", "null", "members", "nested"]
+    static let splitPattern = ["pattern"]
 }
 
 extension PlanPosition {
@@ -203,7 +204,7 @@ struct PlanFileDecoder {
         return relationships
     }
 
-    /// `name: field`, `name:` (field `name`) or `name: {field, match, missing, split, members, nested}`.
+    /// `name: field`, `name:` (field `name`) or `name: {field, match, missing, split, null, members, nested}`.
     private mutating func decodeRelationship(named name: String, _ node: Node, at path: String) -> RelationshipMapping {
         var mapping = RelationshipMapping(field: name)
         switch node {
@@ -215,7 +216,15 @@ struct PlanFileDecoder {
                 case "field": mapping.field = decoder.text(value, at: path) ?? name
                 case "match": mapping.match = decoder.textList(value, at: path)
                 case "missing": mapping.missing = decoder.choice(value, at: path) ?? mapping.missing
-                case "split": mapping.split = decoder.text(value, at: path)
+                case "split":
+                    if case .mapping = value {
+                        decoder.entries(of: value, at: path, allowed: PlanFileKeys.splitPattern) {
+                            decoder, _, value, path in mapping.splitPattern = decoder.text(value, at: path)
+                        }
+                    } else {
+                        mapping.split = decoder.text(value, at: path)
+                    }
+                case "null": mapping.nullTokens = decoder.textList(value, at: path)
                 case "members": mapping.members = decoder.choice(value, at: path) ?? mapping.members
                 default: mapping.nested = decoder.decodeNested(value, at: path)
                 }

@@ -201,7 +201,17 @@ public enum PlanSchema {
                       "enum": ["create", "reject", "ignore", null],
                       "description": "A reference to a destination that does not exist: create (default), reject, or ignore."
                     },
-                    "split": { "$ref": "#/$defs/text", "description": "CSV/TSV to-many fields: the separator between keys." },
+                    "split": {
+                      "anyOf": [
+                        { "$ref": "#/$defs/text", "description": "To-many text fields: the separator between keys." },
+                        {
+                          "type": "object",
+                          "additionalProperties": false,
+                          "properties": { "pattern": { "$ref": "#/$defs/text", "description": "PREFIX*SUFFIX around each key, such as <*> for <a><b>." } }
+                        }
+                      ]
+                    },
+                    "null": { "$ref": "#/$defs/textList", "description": "Texts meaning no destination, such as NULL or \"\"." },
                     "members": { "enum": ["add", "replace", null], "description": "To-many updates: add (default) to the members, or replace them." },
                     "nested": { "$ref": "#/$defs/nested" }
                   }

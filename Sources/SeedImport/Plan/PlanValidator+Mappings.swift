@@ -211,18 +211,26 @@ extension PlanCheck {
                 report("members applies to to-many relationships; '\(name)' is a to-one", at: at("members"))
             }
         }
-        if let split = mapping.split {
+        if let pattern = mapping.splitPattern {
+            if mapping.split != nil {
+                report("give split a separator or a pattern, not both", at: at("split"))
+            } else if pattern.filter({ $0 == "*" }).count != 1 || pattern == "*" {
+                report(
+                    "split pattern '\(pattern)' must hold one '*' (the key) with the text around each key, "
+                        + "such as '<*>' for <a><b>", at: PlanKeyPath.child(at("split"), "pattern"))
+            }
+        }
+        if let split = mapping.split ?? mapping.splitPattern {
             if mapping.nested != nil {
                 report("split has no effect with nested records", at: at("split"))
             } else if !relationship.isToMany {
                 report("split applies to to-many relationships; '\(name)' is a to-one", at: at("split"))
-            } else if let format = context.format, !context.isTabular {
-                report(
-                    "split applies to csv and tsv fields; a \(format.rawValue) source gives lists as they are "
-                        + "(JSON arrays, repeated XML elements)", at: at("split"))
             } else if split.isEmpty {
                 report("split must not be empty", at: at("split"))
             }
+        }
+        if mapping.nested != nil, mapping.nullTokens != nil {
+            report("null has no effect with nested records (a null field holds no record)", at: at("null"))
         }
         if let nested = mapping.nested {
             checkNested(nested.mapping, of: relationship, mapping: mapping, at: path, context: context)
@@ -301,5 +309,26 @@ extension PlanCheck {
                     at: elementPath)
             }
         }
+        // Stubs are checked once the match itself is sound.
+        if mapping.missing == .create, !destination.isAbstract, !names.isEmpty,
+            names.allSatisfy({ destination.attribute(named: $0) != nil })
+        {
+            checkStubs(of: destination, holding: names, at: PlanKeyPath.child(path, "missing"))
+        }
+    }
+
+    /// `missing: create` inserts a destination holding just the matched attributes: every other
+    /// required attribute needs a default, or each such insert would fail at run time.
+    private mutating func checkStubs(of destination: ModelEntity, holding names: [String], at path: String) {
+        let unfilled = destination.attributes.filter {
+            !$0.isOptional && !$0.isTransient && $0.declaration.defaultValue == nil && !names.contains($0.name)
+        }.map { "'\($0.name)'" }
+        guard !unfilled.isEmpty else { return }
+        let list = unfilled.joined(separator: ", ")
+        report(
+            "missing: create would insert \(destination.name) objects holding just \(names.joined(separator: ", ")), "
+                + "but \(list) \(unfilled.count == 1 ? "is" : "are") required with no default value: "
+                + "use missing: reject or ignore (and import \(destination.name) from a source of its own), "
+                + "or give \(unfilled.count == 1 ? "it" : "them") a default in the model", at: path)
     }
 }

@@ -31,8 +31,14 @@ public struct RelationshipMapping: Sendable, Hashable {
     public var match: [String]?
     /// What a reference to a missing destination does.
     public var missing: MissingPolicy
-    /// For CSV fields holding several keys: the separator.
+    /// For text fields holding several keys: the separator.
     public var split: String?
+    /// For text fields listing keys each between a prefix and a suffix (`<a><b>`): the pattern,
+    /// `PREFIX*SUFFIX` (`<*>`), `*` standing for each key.
+    public var splitPattern: String?
+    /// Texts that mean "no destination" (e.g. `["NULL", ""]`): a field, or a split part,
+    /// holding one is no reference, as an absent or empty field is.
+    public var nullTokens: [String]?
     /// For to-many relationships of existing objects: add to or replace the members.
     public var members: MembersPolicy
     /// Nested records imported as destination objects.

@@ -25,6 +25,7 @@ enum DataFailure {
     /// (each broken record `check` lists) before the command exits with `exit`.
     static func report(_ message: String) {
         let line = "seedkit: " + String(message.map { $0.isNewline ? " " : $0 }) + "\n"
+        ProgressLine.endOpenLine()
         FileHandle.standardError.write(Data(line.utf8))
     }
 }

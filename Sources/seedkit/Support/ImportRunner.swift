@@ -46,7 +46,9 @@ enum ImportRunner {
             Swift.print(report.summary)
             for error in report.errors.prefix(20) { Swift.print("rejected: \(error)") }
             let verb = dryRun ? "checked (dry run, nothing written)" : "imported into \(report.store)"
-            Swift.print(counted(report.records, "record") + String(format: " %@ in %.2f s", verb, report.seconds))
+            Swift.print(
+                counted(report.records, "record") + " read, \(report.rejected) rejected; "
+                    + String(format: "%@ in %.2f s", verb, report.seconds))
         }
     }
 }

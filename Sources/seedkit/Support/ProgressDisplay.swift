@@ -15,12 +15,12 @@ final class ProgressDisplay: Sendable {
         let records = counted(step.records, "record")
         // Phases after reading (references, indexing, done) have no bytes: the bar stays full.
         let fraction = step.bytesTotal > 0 ? Double(step.bytesRead) / Double(step.bytesTotal) : 1
+        // Phases after reading have no source and no percentage.
+        let subject = step.source.isEmpty ? step.phase : "\(step.phase) \(step.source)"
         line.show(
-            fraction: fraction, status: "\(step.phase) \(step.source) \(records), \(rate)/s",
+            fraction: fraction, status: "\(subject): \(records), \(rate)/s",
             secondsLeft: step.estimatedSecondsLeft, seconds: step.seconds, last: step.phase == "done"
         ) {
-            // Phases after reading have no source and no percentage.
-            let subject = step.source.isEmpty ? step.phase : "\(step.phase) \(step.source)"
             let percent = step.bytesTotal > 0 ? ", \(Int(fraction * 100))%" : ""
             return "\(subject): \(records), \(rate)/s\(percent)"
         }

@@ -2,6 +2,9 @@
 // on a TTY, a plain line at most every two seconds (and at the end) otherwise, nothing when
 // progress is off. ProgressDisplay (imports, builds) and CopyProgressDisplay (copies) say what
 // to show; this draws it.
+// Invariant: a bar left open (drawn without a newline) is ended before anything else is written
+// to standard error (an error line, a log line: `endOpenLine()`), so every such line starts at
+// the beginning of a line of its own; no blank line is written when no bar is open.
 import Foundation
 import Synchronization
 
@@ -14,6 +17,8 @@ final class ProgressLine: Sendable {
     private let enabled: Bool
     private let isTerminal: Bool
     private let lastLine = Mutex<Double>(-.infinity)
+    /// Whether a bar is drawn on standard error without its newline yet (one per process).
+    private static let barIsOpen = Atomic<Bool>(false)
 
     /// A line that draws nothing unless `enabled`.
     init(enabled: Bool) {
@@ -36,6 +41,7 @@ final class ProgressLine: Sendable {
             let eta = secondsLeft.map { String(format: " ETA %.0fs", $0) } ?? ""
             // `\e[K` clears what a longer earlier line left after this one.
             write("\r[\(bar)] \(status)\(eta)\u{1B}[K")
+            Self.barIsOpen.store(true, ordering: .sequentiallyConsistent)
         } else if lastLine.withLock({ previous in
             guard seconds - previous >= 2 || last else { return false }
             previous = seconds
@@ -47,10 +53,20 @@ final class ProgressLine: Sendable {
 
     /// Ends the redrawn line on a terminal.
     func finish() {
-        if enabled && isTerminal { write("\n") }
+        Self.endOpenLine()
+    }
+
+    /// Ends a bar left open on standard error, if any, so that what is written next starts a
+    /// line of its own (the next drawing of the bar starts a new one).
+    static func endOpenLine() {
+        if barIsOpen.exchange(false, ordering: .sequentiallyConsistent) { write("\n") }
     }
 
     private func write(_ text: String) {
+        Self.write(text)
+    }
+
+    private static func write(_ text: String) {
         FileHandle.standardError.write(Data(text.utf8))
     }
 }

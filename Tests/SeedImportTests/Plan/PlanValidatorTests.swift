@@ -303,7 +303,6 @@ struct PlanValidatorTests {
                 "plan.yaml:5:34 (sources[0].relationships.unit.split): split applies to to-many relationships; 'unit' is a to-one",
                 "plan.yaml:5:48 (sources[0].relationships.unit.members): members applies to to-many relationships; 'unit' is a to-one",
                 "plan.yaml:6:34 (sources[0].relationships.tags.split): split must not be empty",
-                "plan.yaml:10:34 (sources[1].relationships.tags.split): split applies to csv and tsv fields; a json source gives lists as they are (JSON arrays, repeated XML elements)",
                 "plan.yaml:12:25 (sources[1].relationships.location.field): field 'locations[*]' yields a list ([*]), but 'location' is a to-one",
             ])
     }
@@ -335,6 +334,83 @@ struct PlanValidatorTests {
                 "plan.yaml:11:34 (sources[0].relationships.tags.split): split has no effect with nested records",
                 "plan.yaml:11:77 (sources[0].relationships.tags.nested.relationships.itemz): 'itemz' is not a relationship of Tag; did you mean 'items'?",
                 "plan.yaml:15:35 (sources[1].relationships.unit.nested): nested records need a json, ndjson or xml source; a csv field holds text only",
+            ])
+    }
+
+    @Test func splitPatternsNeedOneStar() throws {
+        let problems = try validationProblems(
+            """
+            sources:
+              - file: catalog.xml
+                entity: Item
+                relationships:
+                  tags: {field: "@tags", split: {pattern: "<*>"}}
+                  lists: {field: lists, split: {pattern: "<>"}}
+              - file: catalog.json
+                entity: Item
+                relationships:
+                  tags: {field: tags, split: {pattern: "[**]"}}
+            """)
+        #expect(
+            problems == [
+                "plan.yaml:6:46 (sources[0].relationships.lists.split.pattern): split pattern '<>' must hold one '*' (the key) with the text around each key, such as '<*>' for <a><b>",
+                "plan.yaml:10:44 (sources[1].relationships.tags.split.pattern): split pattern '[**]' must hold one '*' (the key) with the text around each key, such as '<*>' for <a><b>",
+            ])
+    }
+
+    @Test func createNeedsStubsTheModelCanFill() throws {
+        let model = try ModelBuilder("Stubs")
+            .entity("Artist") { artist in
+                artist.attribute("id", .integer64, optional: false)
+                artist.attribute("name", .string, optional: false)
+                artist.attribute("country", .string, optional: false, default: .string("?"))
+                artist.attribute("born", .date)
+                artist.toMany("albums", "Album", inverse: "artist")
+                artist.unique("id")
+            }
+            .entity("Album") { album in
+                album.attribute("title", .string, optional: false)
+                album.toOne("artist", "Artist", inverse: "albums")
+            }
+            .build()
+        let plan = try parsePlan(
+            """
+            sources:
+              - file: items.csv
+                entity: Album
+                attributes: {title: title}
+                relationships:
+                  artist: {field: artist_id, match: id}
+              - file: items.csv
+                entity: Album
+                attributes: {title: title}
+                relationships:
+                  artist: {field: artist_id, match: id, missing: reject}
+              - file: items.csv
+                entity: Album
+                attributes: {title: title}
+                relationships:
+                  artist: {field: artist, match: [id, name], missing: create}
+            """)
+        #expect(
+            plan.validate(model: model).map(\.description) == [
+                "plan.yaml:6:15 (sources[0].relationships.artist.missing): missing: create would insert Artist objects holding just id, but 'name' is required with no default value: use missing: reject or ignore (and import Artist from a source of its own), or give it a default in the model"
+            ])
+    }
+
+    @Test func nullTokensApplyToReferencesNotToNestedRecords() throws {
+        let problems = try validationProblems(
+            """
+            sources:
+              - file: catalog.json
+                entity: Item
+                relationships:
+                  unit: {field: unit, match: name, null: [NULL, ""]}
+                  location: {field: location, null: [NULL], nested: {entity: Location, key: aisle}}
+            """)
+        #expect(
+            problems == [
+                "plan.yaml:6:41 (sources[0].relationships.location.null): null has no effect with nested records (a null field holds no record)"
             ])
     }
 
