@@ -15,10 +15,16 @@ extension PersistentStore {
     package var readOnlyURI: String {
         switch location {
         case .file(let path):
-            let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-            return "file:" + SQLiteConnection.percentEncoded(absolute) + "?mode=ro"
+            return Self.readOnlyURI(ofFile: path)
         case .memory(let name):
             return "file:/" + SQLiteConnection.percentEncoded(name) + "?vfs=memdb&mode=ro"
         }
+    }
+
+    /// A `file:` URI that opens the database file at `path` read-only, for `ATTACH DATABASE`
+    /// (a migration attaches the file it migrates from without opening it as a store).
+    package static func readOnlyURI(ofFile path: String) -> String {
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        return "file:" + SQLiteConnection.percentEncoded(absolute) + "?mode=ro"
     }
 }
