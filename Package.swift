@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "RecordReaders", targets: ["RecordReaders"]),
         .library(name: "SeedImport", targets: ["SeedImport"]),
         .library(name: "DeepCopy", targets: ["DeepCopy"]),
+        .library(name: "StoreMigration", targets: ["StoreMigration"]),
         .library(name: "SeedKit", targets: ["SeedKit"]),
         .library(name: "PropertyLists", targets: ["PropertyLists"]),
         .library(name: "SeedKitCodegen", targets: ["SeedKitCodegen"]),
@@ -94,11 +95,18 @@ let package = Package(
             dependencies: ["GraphStore", .product(name: "Logging", package: "swift-log")]
         ),
 
+        // Model migration: a store of an older model version brought to a newer one, by inferred
+        // rules and Xcode mapping models, set-based and crash-safe (docs/Migration.md).
+        .target(
+            name: "StoreMigration",
+            dependencies: ["GraphStore", "ModelFiles", .product(name: "Logging", package: "swift-log")]
+        ),
+
         // The three uses: seed builds (SeedBuilder), first launch (SeedLoader).
         .target(
             name: "SeedKit",
             dependencies: [
-                "GraphStore", "ModelFiles", "SeedImport", "DeepCopy",
+                "GraphStore", "ModelFiles", "SeedImport", "DeepCopy", "StoreMigration",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -126,6 +134,7 @@ let package = Package(
                 "SeedImport",
                 "SeedKit",
                 "DeepCopy",
+                "StoreMigration",
                 "SeedKitCodegen",
                 "PlanInference",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -173,7 +182,20 @@ let package = Package(
             path: "Tests/Probes/SeedLoaderProbe"
         ),
 
+        // A child process for the migration kill tests: runs a migration and stops at a named point
+        // so the test can SIGKILL it (Tests/StoreMigrationTests/Kill/MigrationKillTests.swift).
+        .executableTarget(
+            name: "seedkit-migration-probe",
+            dependencies: ["StoreMigration", "GraphStore", "ModelFiles"],
+            path: "Tests/Probes/MigrationProbe"
+        ),
+
         .testTarget(name: "GraphStoreTests", dependencies: ["GraphStore"]),
+        .testTarget(
+            name: "StoreMigrationTests",
+            dependencies: ["StoreMigration", "GraphStore", "ModelFiles", "DeepCopy", "seedkit-migration-probe"],
+            exclude: ["Fixtures"]
+        ),
         .testTarget(
             name: "ModelFilesTests",
             dependencies: ["ModelFiles", "PropertyLists"],
@@ -189,7 +211,7 @@ let package = Package(
         .testTarget(name: "DeepCopyTests", dependencies: ["DeepCopy", "SeedImport", "ModelFiles"]),
         .testTarget(
             name: "SeedKitCLITests",
-            dependencies: ["seedkit", "seedkit-fuzz", "GraphStore", "SeedImport", "DeepCopy"]
+            dependencies: ["seedkit", "seedkit-fuzz", "GraphStore", "SeedImport", "DeepCopy", "StoreMigration"]
         ),
         .testTarget(name: "PlanInferenceTests", dependencies: ["PlanInference", "SeedImport", "GraphStore", "ModelFiles"]),
         .testTarget(name: "SeedKitCodegenTests", dependencies: ["SeedKitCodegen", "GraphStore", "ModelFiles"]),

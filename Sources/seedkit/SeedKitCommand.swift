@@ -17,6 +17,7 @@ struct SeedKitCommand: AsyncParsableCommand {
             DiffCommand.self,
             InspectCommand.self,
             ExportCommand.self,
+            MigrateCommand.self,
             ModelCommand.self,
             CheckCommand.self,
             GenerateCommand.self,

@@ -1,0 +1,132 @@
+// What the migration tests share: scratch folders, stores built from a Swift model and filled by
+// a closure, version sets, running a migration, comparing two stores object by object
+// (StoreDiff) and row by row, reading metadata and raw rows, and file bytes.
+import DeepCopy
+import Foundation
+import GraphStore
+import ModelFiles
+import Testing
+
+@testable import StoreMigration
+
+/// A scratch folder, removed when the test ends.
+final class Scratch {
+    let path: String
+
+    init() throws {
+        path =
+            FileManager.default.temporaryDirectory.appendingPathComponent("seedkit-migrate-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    /// A path in the folder.
+    func file(_ name: String) -> String {
+        (path as NSString).appendingPathComponent(name)
+    }
+
+    /// The names of the files in the folder, sorted.
+    var files: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
+    }
+}
+
+enum MigrationTestSupport {
+    /// The folder of the test target's fixtures.
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures")
+
+    /// A store at `path` with `model`, filled by `fill` and saved; its connections closed.
+    @discardableResult
+    static func store(
+        at path: String, model: ObjectModel, uuid: UUID? = nil, metadata: [String: String] = [:],
+        _ fill: (ObjectContext) throws -> Void = { _ in }
+    ) throws -> String {
+        var options = StoreOptions()
+        options.storeUUID = uuid
+        let store = try PersistentStore.open(at: path, model: model, options: options)
+        let context = try ObjectContext(store: store)
+        try fill(context)
+        try context.save()
+        if !metadata.isEmpty { try store.setMetadata(metadata) }
+        return path
+    }
+
+    /// A version set of `versions`, the last current.
+    static func versions(_ versions: [(String, ObjectModel)], current: String? = nil) throws -> ModelVersionSet {
+        try ModelVersionSet(versions: versions, current: current ?? versions.last?.0)
+    }
+
+    /// Migrates the store at `path` in place.
+    @discardableResult
+    static func migrate(
+        _ path: String, versions: ModelVersionSet, mappings: [MappingModel] = [],
+        options: MigrationOptions = MigrationOptions(),
+        policies: MigrationPolicies = MigrationPolicies()
+    ) async throws -> MigrationReport {
+        try await StoreMigrator.migrate(
+            store: path, source: MigrationSource(versions: versions, mappings: mappings, policies: policies),
+            options: options)
+    }
+
+    /// The differences between two stores' object graphs (empty: equal).
+    static func differences(_ first: String, _ second: String) throws -> [String] {
+        var options = StoreOptions()
+        options.readOnly = true
+        let a = try PersistentStore.open(at: first, options: options)
+        let b = try PersistentStore.open(at: second, options: options)
+        return try StoreDiff(a, b).differences(limit: 50)
+    }
+
+    /// The store's metadata.
+    static func metadata(_ path: String) throws -> StoreMetadata {
+        try PersistentStore.metadata(at: path)
+    }
+
+    /// The rows `sql` returns, each as its columns' text (`nil` for NULL).
+    static func rows(_ sql: String, in path: String) throws -> [[String]] {
+        let connection = try SQLiteConnection(path: path, mode: .readOnly)
+        defer { connection.close() }
+        let statement = try connection.prepare(sql)
+        var rows: [[String]] = []
+        while try statement.step() {
+            rows.append(
+                (0..<statement.columnCount).map { statement.isNull($0) ? "nil" : statement.string($0) })
+        }
+        return rows
+    }
+
+    /// The bytes of the file at `path`.
+    static func bytes(_ path: String) throws -> Data {
+        try Data(contentsOf: URL(fileURLWithPath: path))
+    }
+
+    /// The key and entity number of every object of every table of `model`'s store at `path`,
+    /// as `Table pk ent` lines in key order.
+    static func keys(of path: String) throws -> [String] {
+        let metadata = try PersistentStore.metadata(at: path)
+        let model = try metadata.model(source: path)
+        let layout = StoreLayout(model: model, rules: SeedKitLayout())
+        var lines: [String] = []
+        for root in layout.roots {
+            let table = layout.table(of: root)
+            for row in try rows("SELECT pk, ent FROM \(SQLiteIdentifier.quote(table)) ORDER BY pk", in: path) {
+                let entity = layout.entity(number: Int64(row[1]) ?? 0)?.name ?? "?"
+                lines.append("\(table) \(row[0]) \(entity)")
+            }
+        }
+        return lines
+    }
+
+    /// The files a migration may leave beside `path` (none, after it ends).
+    static func leftovers(beside path: String) -> [String] {
+        let directory = (path as NSString).deletingLastPathComponent
+        let name = (path as NSString).lastPathComponent
+        return ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter {
+            $0.hasPrefix(name + ".seedkit-migrate")
+        }.sorted()
+    }
+}
