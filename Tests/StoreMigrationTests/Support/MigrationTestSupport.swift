@@ -121,6 +121,57 @@ enum MigrationTestSupport {
         return lines
     }
 
+    /// `model` with renaming identifiers: keys `Entity` or `Entity.property`, values the old names.
+    static func renaming(_ model: ObjectModel, _ renames: [String: String]) throws -> ObjectModel {
+        var entities = model.entityDescriptions
+        for index in entities.indices {
+            let entity = entities[index].name
+            if let old = renames[entity] { entities[index].renamingIdentifier = old }
+            for slot in entities[index].attributes.indices {
+                if let old = renames["\(entity).\(entities[index].attributes[slot].name)"] {
+                    entities[index].attributes[slot].renamingIdentifier = old
+                }
+            }
+            for slot in entities[index].relationships.indices {
+                if let old = renames["\(entity).\(entities[index].relationships[slot].name)"] {
+                    entities[index].relationships[slot].renamingIdentifier = old
+                }
+            }
+        }
+        return try ObjectModel(name: model.name, entities: entities)
+    }
+
+    /// What ``migrateAndCompare(_:from:_:to:expected:options:)`` leaves to check further.
+    struct Compared {
+        /// The migrated store.
+        let path: String
+        let report: MigrationReport
+        /// The keys and entities of the store before the migration (``keys(of:)``).
+        let keysBefore: [String]
+    }
+
+    /// Builds a store of `old` filled by `fill`, migrates it to `new` (versions V1 and V2), builds
+    /// a store of `new` filled by `expected`, and expects no difference between the two, the
+    /// store's UUID and its user key kept, the new model's hash and no leftover files.
+    static func migrateAndCompare(
+        _ scratch: Scratch, from old: ObjectModel, _ fill: (ObjectContext) throws -> Void, to new: ObjectModel,
+        expected: (ObjectContext) throws -> Void, options: MigrationOptions = MigrationOptions()
+    ) async throws -> Compared {
+        let uuid = UUID()
+        let path = try store(
+            at: scratch.file("Store.sqlite"), model: old, uuid: uuid, metadata: ["seed.version": "1"], fill)
+        let keysBefore = try keys(of: path)
+        let report = try await migrate(path, versions: try versions([("V1", old), ("V2", new)]), options: options)
+        let expectedPath = try store(at: scratch.file("Expected.sqlite"), model: new, expected)
+        #expect(try differences(path, expectedPath) == [])
+        let metadata = try metadata(path)
+        #expect(metadata.storeUUID == uuid.uuidString)
+        #expect(metadata["seed.version"] == "1")
+        #expect(metadata.modelHash == new.versionHash)
+        #expect(leftovers(beside: path) == [])
+        return Compared(path: path, report: report, keysBefore: keysBefore)
+    }
+
     /// The files a migration may leave beside `path` (none, after it ends).
     static func leftovers(beside path: String) -> [String] {
         let directory = (path as NSString).deletingLastPathComponent
