@@ -262,6 +262,12 @@ struct MigrationRun {
                 migrationFrom: planned.chain.sourceHash, options: options, step: index + 1, progress: tracker,
                 policies: compiled.policies)
             let outcome = try storeErrors { try builder.build() }
+            // The plan counted the first pass's drops on the store; a later pass's are known
+            // only once the pass before it is built, and stop the migration here, uninstalled.
+            if !options.allowDataLoss && !outcome.dataDropped.isEmpty {
+                throw MigrationError(
+                    .dataLoss(outcome.dataDropped.map { "\($0) (\(spec.from) → \(spec.to))" }), store: store)
+            }
             try runHooks(spec, at: output)
             if input != store { try files.remove(input) }
             input = output
