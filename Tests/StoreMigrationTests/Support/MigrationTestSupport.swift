@@ -180,4 +180,33 @@ enum MigrationTestSupport {
             $0.hasPrefix(name + ".seedkit-migrate")
         }.sorted()
     }
+
+    /// Writes each version's model as a JSON model file beside a versions file (`Versions.json`)
+    /// in `scratch`, the last version current; returns the versions file's path.
+    static func versionsFile(_ scratch: Scratch, _ versions: [(String, ObjectModel)]) throws -> String {
+        var entries: [[String: String]] = []
+        for (index, (name, model)) in versions.enumerated() {
+            let file = "Model\(index + 1).json"
+            try ModelFile(model).jsonData().write(to: URL(fileURLWithPath: scratch.file(file)))
+            entries.append(["name": name, "file": file])
+        }
+        let text: [String: Any] = ["versions": entries, "current": versions.last?.0 ?? ""]
+        let path = scratch.file("Versions.json")
+        try JSONSerialization.data(withJSONObject: text, options: [.sortedKeys]).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// The executable called `name` built beside the test bundle (a target the tests depend on).
+    static func executable(_ name: String) -> URL {
+        let me = URL(
+            fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+                ?? CommandLine.arguments[0])
+        var folder = me.deletingLastPathComponent()
+        while folder.path != "/" {
+            let candidate = folder.appendingPathComponent(name)
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            folder = folder.deletingLastPathComponent()
+        }
+        return me.deletingLastPathComponent().appendingPathComponent(name)
+    }
 }
