@@ -211,7 +211,7 @@ let package = Package(
         .testTarget(name: "DeepCopyTests", dependencies: ["DeepCopy", "SeedImport", "ModelFiles"]),
         .testTarget(
             name: "SeedKitCLITests",
-            dependencies: ["seedkit", "seedkit-fuzz", "GraphStore", "SeedImport", "DeepCopy", "StoreMigration"]
+            dependencies: ["seedkit", "seedkit-fuzz", "GraphStore", "ModelFiles", "SeedImport", "DeepCopy", "StoreMigration"]
         ),
         .testTarget(name: "PlanInferenceTests", dependencies: ["PlanInference", "SeedImport", "GraphStore", "ModelFiles"]),
         .testTarget(name: "SeedKitCodegenTests", dependencies: ["SeedKitCodegen", "GraphStore", "ModelFiles"]),

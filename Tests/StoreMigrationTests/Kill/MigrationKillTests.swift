@@ -45,7 +45,8 @@ import Testing
         var options = MigrationOptions()
         options.batchSize = 5
         try await Support.migrate(clean, versions: try Run.versions(), options: options)
-        let versionsFile = try Support.versionsFile(scratch, [("Shop", try Run.version1()), ("Shop 2", try Run.version2())])
+        let versionsFile = try Support.versionsFile(
+            scratch, [("Shop", try Run.version1()), ("Shop 2", try Run.version2())])
 
         let probe = Process()
         probe.executableURL = Support.executable("seedkit-migration-probe")
