@@ -262,8 +262,8 @@ struct MigrationRun {
                 migrationFrom: planned.chain.sourceHash, options: options, step: index + 1, progress: tracker,
                 policies: compiled.policies)
             let outcome = try storeErrors { try builder.build() }
-            // The plan counted the first pass's drops on the store; a later pass's are known
-            // only once the pass before it is built, and stop the migration here, uninstalled.
+            // Links a pass drops (a to-many truncated to a to-one) are counted only as they are
+            // written: they stop the migration here, before anything is installed.
             if !options.allowDataLoss && !outcome.dataDropped.isEmpty {
                 throw MigrationError(
                     .dataLoss(outcome.dataDropped.map { "\($0) (\(spec.from) → \(spec.to))" }), store: store)

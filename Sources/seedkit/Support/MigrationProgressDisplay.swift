@@ -10,7 +10,9 @@ final class MigrationProgressDisplay: Sendable {
         line = ProgressLine(enabled: enabled)
     }
 
+    /// Draws `progress`; nothing when the store needs no pass (nothing to do).
     func show(_ progress: MigrationProgress) {
+        guard progress.stepCount > 0 else { return }
         let last = progress.phase == .finished
         let subject: String
         switch progress.phase {
