@@ -1,10 +1,13 @@
 // Progress of `seedkit migrate`: the pass's versions, rows read of the total and the share,
 // drawn by ProgressLine like the progress of imports and copies.
 import StoreMigration
+import Synchronization
 
 /// Draws migration progress.
 final class MigrationProgressDisplay: Sendable {
     private let line: ProgressLine
+    /// Whether a line was drawn (only then does `finish` end it).
+    private let drawn = Mutex(false)
 
     init(enabled: Bool) {
         line = ProgressLine(enabled: enabled)
@@ -13,6 +16,7 @@ final class MigrationProgressDisplay: Sendable {
     /// Draws `progress`; nothing when the store needs no pass (nothing to do).
     func show(_ progress: MigrationProgress) {
         guard progress.stepCount > 0 else { return }
+        drawn.withLock { $0 = true }
         let last = progress.phase == .finished
         let subject: String
         switch progress.phase {
@@ -30,6 +34,6 @@ final class MigrationProgressDisplay: Sendable {
     }
 
     func finish() {
-        line.finish()
+        if drawn.withLock({ $0 }) { line.finish() }
     }
 }
