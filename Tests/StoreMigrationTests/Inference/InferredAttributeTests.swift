@@ -100,4 +100,123 @@ import Testing
         #expect(try Support.bytes(path) == before)
         #expect(Support.leftovers(beside: path) == [])
     }
+
+    /// Item(name, quantity Integer 16 optional, note) with `quantity` of `type` and `note`
+    /// required with a default when `requiredNote`.
+    static func item(
+        quantity type: AttributeType = .integer16, requiredNote: Bool = false, indexed: Bool = false,
+        uniqueName: Bool = false
+    ) throws -> ObjectModel {
+        try ModelBuilder("Shop")
+            .entity("Item") { item in
+                item.attribute("name", .string, optional: false, indexed: indexed)
+                item.attribute("quantity", type)
+                if requiredNote {
+                    item.attribute("note", .string, optional: false, default: .string("none"))
+                } else {
+                    item.attribute("note", .string)
+                }
+                if uniqueName { item.unique("name") }
+            }
+            .build()
+    }
+
+    static func fillItems(_ context: ObjectContext, names: [String] = ["Apples", "Bread", "Milk"]) throws {
+        for (index, name) in names.enumerated() {
+            let item = try context.insert("Item")
+            try item.set("name", name)
+            try item.set("quantity", Int64(index * 10))
+            if index == 1 { try item.set("note", "fresh") }
+        }
+    }
+
+    @Test func optionalBecomingRequiredFillsNilsWithTheDefault() async throws {
+        let scratch = try Scratch()
+        let compared = try await Support.migrateAndCompare(
+            scratch, from: try Self.item(), { try Self.fillItems($0) }, to: try Self.item(requiredNote: true),
+            expected: { context in
+                try Self.fillItems(context)
+                for item in try context.fetch(FetchRequest(entityName: "Item"))
+                where try item.get("note", as: String.self) == nil {
+                    try item.set("note", "none")
+                }
+            })
+        #expect(try Support.keys(of: compared.path) == compared.keysBefore)
+        #expect(compared.report.dataDropped == [])
+    }
+
+    @Test func aTypeChangeIsRefusedUnlessItWidensWithoutLossAndThatIsAllowed() async throws {
+        let scratch = try Scratch()
+        let versions = try Support.versions([
+            ("Shop", try Self.item()), ("Shop 2", try Self.item(quantity: .integer64)),
+        ])
+        let path = try Support.store(at: scratch.file("Shop.sqlite"), model: try Self.item()) { try Self.fillItems($0) }
+        let before = try Support.bytes(path)
+        let error = try await #require(throws: MigrationError.self) {
+            try await Support.migrate(path, versions: versions)
+        }
+        #expect(error.kind == .noPath(from: "Shop", to: "Shop 2", changes: ["Item.quantity: integer16 → integer64"]))
+        #expect(try Support.bytes(path) == before)
+
+        var options = MigrationOptions()
+        options.inferLosslessWidening = true
+        try await Support.migrate(path, versions: versions, options: options)
+        #expect(try Support.rows("SELECT quantity FROM Item ORDER BY pk", in: path) == [["0"], ["10"], ["20"]])
+        #expect(try Support.metadata(path).modelHash == (try Self.item(quantity: .integer64)).versionHash)
+    }
+
+    @Test func anIndexAddedIsBuiltAndItsRowsKept() async throws {
+        let scratch = try Scratch()
+        let compared = try await Support.migrateAndCompare(
+            scratch, from: try Self.item(), { try Self.fillItems($0) }, to: try Self.item(indexed: true),
+            expected: { try Self.fillItems($0) })
+        #expect(try Support.keys(of: compared.path) == compared.keysBefore)
+        #expect(
+            try Support.rows(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND sql LIKE '%name%'", in: compared.path)
+                == [["1"]])
+    }
+
+    @Test func aUniqueConstraintAddedIsCheckedOnTheData() async throws {
+        let scratch = try Scratch()
+        let versions = try Support.versions([("Shop", try Self.item()), ("Shop 2", try Self.item(uniqueName: true))])
+        let path = try Support.store(at: scratch.file("Shop.sqlite"), model: try Self.item()) {
+            try Self.fillItems($0, names: ["Milk", "Apples", "Milk", "Bread", "Apples"])
+        }
+        let before = try Support.bytes(path)
+        let error = try await #require(throws: MigrationError.self) {
+            try await Support.migrate(path, versions: versions)
+        }
+        #expect(
+            error.kind
+                == .dataCheck(
+                    DataCheckFailure(rule: .uniqueViolation, subject: "Item.name", count: 2, first: "[Apples]")))
+        #expect(try Support.bytes(path) == before)
+        #expect(Support.leftovers(beside: path) == [])
+
+        let unique = try Support.store(at: scratch.file("Unique.sqlite"), model: try Self.item()) {
+            try Self.fillItems($0)
+        }
+        try await Support.migrate(unique, versions: versions)
+        #expect(try Support.metadata(unique).modelHash == (try Self.item(uniqueName: true)).versionHash)
+    }
+
+    @Test func aHashModifierAloneRewritesTheMetadataInPlace() async throws {
+        let scratch = try Scratch()
+        var entities = try Self.item().entityDescriptions
+        entities[0].attributes[0].hashModifier = "2"
+        let modified = try ObjectModel(name: "Shop", entities: entities)
+        #expect(modified.versionHash != (try Self.item()).versionHash)
+        let path = try Support.store(at: scratch.file("Shop.sqlite"), model: try Self.item()) { try Self.fillItems($0) }
+        let inode = try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? Int
+        let rows = try Support.rows("SELECT * FROM Item ORDER BY pk", in: path)
+        let report = try await Support.migrate(
+            path, versions: try Support.versions([("Shop", try Self.item()), ("Shop 2", modified)]))
+        #expect(report.passes.map(\.kind) == [.metadata])
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? Int == inode)
+        #expect(try Support.metadata(path).modelHash == modified.versionHash)
+        #expect(try Support.rows("SELECT * FROM Item ORDER BY pk", in: path) == rows)
+        let store = try PersistentStore.open(at: path, model: modified)
+        #expect(try ObjectContext(store: store).count(for: FetchRequest(entityName: "Item")) == 3)
+    }
 }

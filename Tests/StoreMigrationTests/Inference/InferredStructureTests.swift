@@ -299,4 +299,113 @@ import Testing
         #expect(changes.contains("Animal: merges the hierarchies of Cat and Dog"))
         #expect(try Support.bytes(path) == before)
     }
+
+    /// Vehicle(name) with Car(doors) under it.
+    static func vehicles() throws -> ObjectModel {
+        try ModelBuilder("Garage")
+            .entity("Vehicle") { $0.attribute("name", .string) }
+            .entity("Car", parent: "Vehicle") { $0.attribute("doors", .integer16) }
+            .build()
+    }
+
+    /// A vehicle and two cars, with `doors` set on the cars.
+    static func fillVehicles(_ context: ObjectContext) throws {
+        try context.insert("Vehicle").set("name", "Cart")
+        for (name, doors) in [("Mini", 3), ("Volvo", 5)] {
+            let car = try context.insert("Car")
+            try car.set("name", name)
+            try car.set("doors", Int64(doors))
+        }
+    }
+
+    @Test func aNewParentInTheMiddleOfAHierarchyKeepsEveryObject() async throws {
+        let withMotor = try ModelBuilder("Garage")
+            .entity("Vehicle") { $0.attribute("name", .string) }
+            .entity("Motor", parent: "Vehicle") { $0.attribute("wheels", .integer16, default: .integer(4)) }
+            .entity("Car", parent: "Motor") { $0.attribute("doors", .integer16) }
+            .build()
+        let scratch = try Scratch()
+        let compared = try await Support.migrateAndCompare(
+            scratch, from: try Self.vehicles(), Self.fillVehicles, to: withMotor,
+            expected: Self.fillVehicles)
+        #expect(
+            try Support.rows("SELECT pk, wheels FROM Vehicle ORDER BY pk", in: compared.path) == [
+                ["1", "nil"], ["2", "4"], ["3", "4"],
+            ])
+    }
+
+    @Test func aPropertyMovedUpTheHierarchyKeepsItsValues() async throws {
+        let movedUp = try ModelBuilder("Garage")
+            .entity("Vehicle") { vehicle in
+                vehicle.attribute("name", .string)
+                vehicle.attribute("doors", .integer16)
+            }
+            .entity("Car", parent: "Vehicle")
+            .build()
+        let scratch = try Scratch()
+        let compared = try await Support.migrateAndCompare(
+            scratch, from: try Self.vehicles(), Self.fillVehicles, to: movedUp,
+            expected: Self.fillVehicles)
+        #expect(try Support.keys(of: compared.path) == compared.keysBefore)
+    }
+
+    @Test func anEntityMovedOutOfItsHierarchyTakesItsObjectsAlong() async throws {
+        let movedOut = try ModelBuilder("Garage")
+            .entity("Vehicle") { $0.attribute("name", .string) }
+            .entity("Car") { car in
+                car.attribute("name", .string)
+                car.attribute("doors", .integer16)
+            }
+            .build()
+        let scratch = try Scratch()
+        let compared = try await Support.migrateAndCompare(
+            scratch, from: try Self.vehicles(), Self.fillVehicles, to: movedOut,
+            expected: Self.fillVehicles)
+        #expect(
+            try Support.rows("SELECT pk, name, doors FROM Car ORDER BY pk", in: compared.path) == [
+                ["2", "Mini", "3"], ["3", "Volvo", "5"],
+            ])
+        #expect(try Support.rows("SELECT pk, name FROM Vehicle", in: compared.path) == [["1", "Cart"]])
+    }
+
+    @Test func anInverseAddedThatGivesAToOneTwoOwnersIsAConflict() async throws {
+        let scratch = try Scratch()
+        let old = try ModelBuilder("Fans")
+            .entity("Person") { person in
+                person.attribute("name", .string)
+                person.toOne("favorite", "Car")
+            }
+            .entity("Car") { $0.attribute("name", .string) }
+            .build()
+        let new = try ModelBuilder("Fans")
+            .entity("Person") { person in
+                person.attribute("name", .string)
+                person.toOne("favorite", "Car", inverse: "fan")
+            }
+            .entity("Car") { car in
+                car.attribute("name", .string)
+                car.toOne("fan", "Person", inverse: "favorite")
+            }
+            .build()
+        let path = try Support.store(at: scratch.file("Fans.sqlite"), model: old) { context in
+            let mini = try context.insert("Car")
+            try mini.set("name", "Mini")
+            for name in ["Ann", "Bob"] {
+                let person = try context.insert("Person")
+                try person.set("name", name)
+                try person.setRelated("favorite", to: mini)
+            }
+        }
+        let before = try Support.bytes(path)
+        let error = try await #require(throws: MigrationError.self) {
+            try await Support.migrate(path, versions: try Support.versions([("Fans", old), ("Fans 2", new)]))
+        }
+        guard case .dataCheck(let failure) = error.kind else {
+            Issue.record("expected a data check, got \(error.kind)")
+            return
+        }
+        #expect(failure.rule == .inverseConflict && failure.count == 1)
+        #expect(try Support.bytes(path) == before)
+        #expect(Support.leftovers(beside: path) == [])
+    }
 }
