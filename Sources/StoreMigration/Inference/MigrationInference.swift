@@ -16,8 +16,11 @@ import GraphStore
 public enum MigrationInference {
     /// The inferred mapping from `source` to `destination`.
     ///
-    /// - Parameter inferLosslessWidening: infer Integer 16 → 32 → 64 and Float → Double instead
-    ///   of refusing them (``MigrationOptions/inferLosslessWidening``).
+    /// - Parameters:
+    ///   - source: The model the store is at.
+    ///   - destination: The model to migrate it to.
+    ///   - inferLosslessWidening: Infer Integer 16 → 32 → 64 and Float → Double instead of
+    ///     refusing them (``MigrationOptions/inferLosslessWidening``).
     /// - Throws: ``MigrationError``: `.ambiguousRename` naming the elements, or `.notInferable`
     ///   listing every change that cannot be inferred.
     public static func infer(from source: ObjectModel, to destination: ObjectModel, inferLosslessWidening: Bool = false)
