@@ -102,6 +102,14 @@ public final class StoreMigrator: Sendable {
             })
     }
 
+    /// Migrates the store in place for a caller that already holds the lock on the store's
+    /// directory (`DirectoryLock`): `SeedLoader`, which migrates and then merges under one lock.
+    package func runHoldingDirectoryLock() async throws -> MigrationReport {
+        defer { continuation.finish() }
+        let run = makeRun(writing: store)
+        return try await BlockingWork.run(name: "seedkit.migrate") { _ in try run.run() }
+    }
+
     private func run(writing output: String) async throws -> MigrationReport {
         defer { continuation.finish() }
         let run = makeRun(writing: output)
