@@ -48,10 +48,7 @@ private struct Inference {
 
     mutating func run() throws(MigrationError) -> InferredMapping {
         let entityMatch = RenameMatcher.match(
-            destination: destination.entities.map {
-                .init(name: $0.name, renamingIdentifier: $0.declaration.renamingIdentifier)
-            },
-            source: source.entities.map { .init(name: $0.name, renamingIdentifier: $0.declaration.renamingIdentifier) },
+            destination: destination.entities.map(\.renamable), source: source.entities.map(\.renamable),
             subject: { $0 })
         ambiguities += entityMatch.ambiguities
         let origins = entityMatch.matches
@@ -138,27 +135,37 @@ private struct Inference {
         }
     }
 
+    // MARK: - Properties
+
+    /// For each of `entity`'s properties (`destination`, attributes or relationships), the
+    /// position in `stored` of the source property it continues; notes ambiguities and, as
+    /// removed, each stored property nothing continues (named by its declaring entity).
+    private mutating func matchProperties(
+        of entity: ModelEntity, _ destination: [RenamableElement],
+        stored: [(element: RenamableElement, declaringEntity: String)]
+    ) -> [Int?] {
+        let match = RenameMatcher.match(
+            destination: destination, source: stored.map(\.element), subject: { "\(entity.name).\($0)" })
+        ambiguities += match.ambiguities
+        let continued = Set(match.matches.compactMap { $0 })
+        for (position, property) in stored.enumerated() where !continued.contains(position) {
+            changes.append("\(property.declaringEntity).\(property.element.name): removed")
+        }
+        return match.matches
+    }
+
     // MARK: - Attributes
 
     private mutating func attributes(of entity: ModelEntity, from sourceEntity: ModelEntity)
         -> [InferredMapping.AttributeOrigin]
     {
         let stored = sourceEntity.attributes.filter { !$0.isTransient }
-        let match = RenameMatcher.match(
-            destination: entity.attributes.map {
-                .init(name: $0.name, renamingIdentifier: $0.declaration.renamingIdentifier)
-            },
-            source: stored.map { .init(name: $0.name, renamingIdentifier: $0.declaration.renamingIdentifier) },
-            subject: { "\(entity.name).\($0)" })
-        ambiguities += match.ambiguities
-        let continued = Set(match.matches.compactMap { $0 })
-        for (position, attribute) in stored.enumerated() where !continued.contains(position) {
-            changes.append("\(attribute.declaringEntity).\(attribute.name): removed")
-        }
+        let matches = matchProperties(
+            of: entity, entity.attributes.map(\.renamable), stored: stored.map { ($0.renamable, $0.declaringEntity) })
         return entity.attributes.enumerated().map { slot, attribute -> InferredMapping.AttributeOrigin in
             if attribute.isTransient { return .transient }
             let place = "\(attribute.declaringEntity).\(attribute.name)"
-            guard let position = match.matches[slot] else {
+            guard let position = matches[slot] else {
                 if !attribute.isOptional && attribute.declaration.defaultValue == nil {
                     problems.append("\(place): required attribute without default")
                 } else {
@@ -214,22 +221,14 @@ private struct Inference {
         -> [InferredMapping.RelationshipOrigin?]
     {
         let stored = sourceEntity.relationships.filter { !$0.isTransient }
-        let match = RenameMatcher.match(
-            destination: entity.relationships.map {
-                .init(name: $0.name, renamingIdentifier: $0.declaration.renamingIdentifier)
-            },
-            source: stored.map { .init(name: $0.name, renamingIdentifier: $0.declaration.renamingIdentifier) },
-            subject: { "\(entity.name).\($0)" })
-        ambiguities += match.ambiguities
-        let continued = Set(match.matches.compactMap { $0 })
-        for (position, relationship) in stored.enumerated() where !continued.contains(position) {
-            changes.append("\(relationship.declaringEntity).\(relationship.name): removed")
-        }
+        let matches = matchProperties(
+            of: entity, entity.relationships.map(\.renamable), stored: stored.map { ($0.renamable, $0.declaringEntity) }
+        )
         return entity.relationships.enumerated().map { slot, relationship -> InferredMapping.RelationshipOrigin? in
             if relationship.isTransient { return nil }
             let place = "\(relationship.declaringEntity).\(relationship.name)"
             let declaration = relationship.declaration
-            guard let position = match.matches[slot] else {
+            guard let position = matches[slot] else {
                 let required = declaration.isToMany ? declaration.minCount > 0 : !declaration.isOptional
                 if required {
                     problems.append("\(place): required relationship added (no data to fill it)")

@@ -5,6 +5,8 @@
 // element matching two source elements, or a source element matched by two destination
 // elements, is ambiguous: reported, never resolved by guessing.
 
+import GraphStore
+
 /// An element a renaming identifier can rename: an entity, attribute or relationship.
 struct RenamableElement {
     let name: String
@@ -44,4 +46,19 @@ enum RenameMatcher {
         }
         return (matches, ambiguities)
     }
+}
+
+extension ModelEntity {
+    /// The entity as the matcher sees it.
+    var renamable: RenamableElement { RenamableElement(name: name, renamingIdentifier: declaration.renamingIdentifier) }
+}
+
+extension ModelAttribute {
+    /// The attribute as the matcher sees it.
+    var renamable: RenamableElement { RenamableElement(name: name, renamingIdentifier: declaration.renamingIdentifier) }
+}
+
+extension ModelRelationship {
+    /// The relationship as the matcher sees it.
+    var renamable: RenamableElement { RenamableElement(name: name, renamingIdentifier: declaration.renamingIdentifier) }
 }

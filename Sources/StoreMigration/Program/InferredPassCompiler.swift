@@ -397,12 +397,7 @@ struct InferredPassCompiler {
                     sql: "SELECT count(\(quote(source.column(of: entry.attribute)))) FROM src.\(quote(entry.table))"
                         + " WHERE \(source.entityColumn) IN (\(StoreLayout.list(entry.numbers)))"))
         }
-        let pairs = SourcePairs(layout: source)
-        for pair in RelationshipPairs(model: sourceModel).pairs {
-            let names = [pair.subject] + (pair.inverseSubject.map { [$0] } ?? [])
-            guard !names.contains(where: readRelationships.contains), let sql = pairs.sql(pair.primary) else {
-                continue
-            }
+        for (pair, sql) in SourcePairs(layout: source).unread(by: readRelationships) {
             let owners = kept(source.model.entity(named: pair.primary.declaringEntity))
             let members = kept(sourceModel.destination(of: pair.primary))
             guard !owners.isEmpty, !members.isEmpty else { continue }

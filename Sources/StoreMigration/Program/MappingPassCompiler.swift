@@ -462,12 +462,7 @@ struct MappingPassCompiler {
                             + " WHERE \(source.entityColumn) = \(source.number(of: entity))"))
             }
         }
-        let pairs = SourcePairs(layout: source)
-        for pair in RelationshipPairs(model: sourceModel).pairs {
-            let names = [pair.subject] + (pair.inverseSubject.map { [$0] } ?? [])
-            guard !names.contains(where: readRelationships.contains), let sql = pairs.sql(pair.primary) else {
-                continue
-            }
+        for (pair, sql) in SourcePairs(layout: source).unread(by: readRelationships) {
             probes.append(
                 DataLossProbe(subject: pair.subject, unit: "links", sql: "SELECT count(*) FROM (\(sql)) AS p"))
         }

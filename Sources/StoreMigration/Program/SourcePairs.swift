@@ -58,4 +58,15 @@ struct SourcePairs {
         }
         return text
     }
+
+    /// The stored relationships of the source model (one per inverse pair) that no name in
+    /// `read` (`Entity.relationship`, either side) reads, with the SQL of their links: the links
+    /// a pass drops.
+    func unread(by read: Set<String>) -> [(pair: RelationshipPair, sql: String)] {
+        RelationshipPairs(model: layout.model).pairs.compactMap { pair in
+            let names = [pair.subject] + (pair.inverseSubject.map { [$0] } ?? [])
+            guard !names.contains(where: read.contains), let sql = sql(pair.primary) else { return nil }
+            return (pair, sql)
+        }
+    }
 }

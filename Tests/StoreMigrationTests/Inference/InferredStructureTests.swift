@@ -12,24 +12,34 @@ import Testing
 @Suite struct InferredStructureTests {
     typealias Support = MigrationTestSupport
 
-    /// Aisle ←→ Item (to-one `aisle`, inverse `items`), Item ←→ Tag (many-to-many `tags`/`items`).
-    static func shop() throws -> ObjectModel {
-        try ModelBuilder("Shop")
+    /// Aisle ←→ Item (to-one `aisle`, inverse `items`), Item ←→ Tag (many-to-many `tags`/`items`);
+    /// Item, its `name` and its `tags` may have other names, its aisle may be a to-many called
+    /// `aisles`, and the tags may be left out (`tags` nil).
+    static func shop(item: String = "Item", name: String = "name", tags: String? = "tags", aisles: String? = nil)
+        throws -> ObjectModel
+    {
+        var builder = ModelBuilder("Shop")
             .entity("Aisle") { aisle in
                 aisle.attribute("name", .string)
-                aisle.toMany("items", "Item", inverse: "aisle")
+                aisle.toMany("items", item, inverse: aisles ?? "aisle")
             }
-            .entity("Item") { item in
-                item.attribute("name", .string)
-                item.attribute("quantity", .integer32)
-                item.toOne("aisle", "Aisle", inverse: "items")
-                item.toMany("tags", "Tag", inverse: "items")
+            .entity(item) { entity in
+                entity.attribute(name, .string)
+                entity.attribute("quantity", .integer32)
+                if let aisles {
+                    entity.toMany(aisles, "Aisle", inverse: "items")
+                } else {
+                    entity.toOne("aisle", "Aisle", inverse: "items")
+                }
+                if let tags { entity.toMany(tags, "Tag", inverse: "items") }
             }
-            .entity("Tag") { tag in
+        if let tags {
+            builder = builder.entity("Tag") { tag in
                 tag.attribute("label", .string)
-                tag.toMany("items", "Item", inverse: "tags")
+                tag.toMany("items", item, inverse: tags)
             }
-            .build()
+        }
+        return try builder.build()
     }
 
     /// Two aisles, four items (Apples and Pears in Fruit, Bread in Bakery, Salt in none), two
@@ -70,22 +80,7 @@ import Testing
     @Test func renamesEntityAttributeAndRelationshipKeepingKeysAndRenumberingEntities() async throws {
         let scratch = try Scratch()
         // Item → Ware moves the entity after Tag in name order: its entity number changes.
-        let ware = try ModelBuilder("Shop")
-            .entity("Aisle") { aisle in
-                aisle.attribute("name", .string)
-                aisle.toMany("items", "Ware", inverse: "aisle")
-            }
-            .entity("Ware") { item in
-                item.attribute("title", .string)
-                item.attribute("quantity", .integer32)
-                item.toOne("aisle", "Aisle", inverse: "items")
-                item.toMany("labels", "Tag", inverse: "items")
-            }
-            .entity("Tag") { tag in
-                tag.attribute("label", .string)
-                tag.toMany("items", "Ware", inverse: "labels")
-            }
-            .build()
+        let ware = try Self.shop(item: "Ware", name: "title", tags: "labels")
         let renamed = try Support.renaming(ware, ["Ware": "Item", "Ware.title": "name", "Ware.labels": "tags"])
         let compared = try await Support.migrateAndCompare(
             scratch, from: try Self.shop(), Self.fillShop, to: renamed,
@@ -126,25 +121,7 @@ import Testing
     @Test func aToOneBecomesToManyKeepingEveryLink() async throws {
         let scratch = try Scratch()
         // Item.aisle (to-one, inverse to-many) becomes Item.aisles (to-many): a many-to-many.
-        func model(_ aisles: String) throws -> ObjectModel {
-            try ModelBuilder("Shop")
-                .entity("Aisle") { aisle in
-                    aisle.attribute("name", .string)
-                    aisle.toMany("items", "Item", inverse: aisles)
-                }
-                .entity("Item") { item in
-                    item.attribute("name", .string)
-                    item.attribute("quantity", .integer32)
-                    item.toMany(aisles, "Aisle", inverse: "items")
-                    item.toMany("tags", "Tag", inverse: "items")
-                }
-                .entity("Tag") { tag in
-                    tag.attribute("label", .string)
-                    tag.toMany("items", "Item", inverse: "tags")
-                }
-                .build()
-        }
-        let toMany = try Support.renaming(try model("aisles"), ["Item.aisles": "aisle"])
+        let toMany = try Support.renaming(try Self.shop(aisles: "aisles"), ["Item.aisles": "aisle"])
         let compared = try await Support.migrateAndCompare(
             scratch, from: try Self.shop(), Self.fillShop, to: toMany,
             expected: { try Self.fill($0, item: "Item", name: "name", tags: "tags", aisles: "aisles") })
@@ -237,17 +214,7 @@ import Testing
 
     @Test func aRemovedEntityDropsItsObjectsAndLinksCounted() async throws {
         let scratch = try Scratch()
-        let withoutTags = try ModelBuilder("Shop")
-            .entity("Aisle") { aisle in
-                aisle.attribute("name", .string)
-                aisle.toMany("items", "Item", inverse: "aisle")
-            }
-            .entity("Item") { item in
-                item.attribute("name", .string)
-                item.attribute("quantity", .integer32)
-                item.toOne("aisle", "Aisle", inverse: "items")
-            }
-            .build()
+        let withoutTags = try Self.shop(tags: nil)
         let compared = try await Support.migrateAndCompare(
             scratch, from: try Self.shop(), Self.fillShop, to: withoutTags,
             expected: { context in

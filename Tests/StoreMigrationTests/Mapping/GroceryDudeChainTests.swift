@@ -108,25 +108,26 @@ import Testing
         MappingModelVersion(path: "Grocery Dude/Model.xcdatamodeld/\(name).xcdatamodel")
     }
 
+    /// A mapping model from `from` to `to` keeping the items and mapping `entity` to `newEntity`
+    /// with `newAttribute` = `$source.attribute` (the book's Model2toModel3 and Model3toModel4).
+    static func itemsAndOneRenamed(
+        from: String, to: String, _ entity: String, _ attribute: String, as newEntity: String, _ newAttribute: String
+    ) -> MappingModel {
+        MappingModel(
+            source: version(from), destination: version(to),
+            entityMappings: [
+                mapping("Item", "Item", number: 1, attributes: itemAttributes),
+                mapping(
+                    entity, newEntity, number: 2, attributes: [newAttribute],
+                    [newAttribute: .keyPath(variable: "source", [attribute])]),
+            ])
+    }
+
     /// Model2toModel3, Model3toModel4 and Model7toModel8.
     static func mappings() -> [MappingModel] {
         [
-            MappingModel(
-                source: version("Model 2"), destination: version("Model 3"),
-                entityMappings: [
-                    mapping("Item", "Item", number: 1, attributes: itemAttributes),
-                    mapping(
-                        "Measurement", "Amount", number: 2, attributes: ["xyz"],
-                        ["xyz": .keyPath(variable: "source", ["abc"])]),
-                ]),
-            MappingModel(
-                source: version("Model 3"), destination: version("Model 4"),
-                entityMappings: [
-                    mapping("Item", "Item", number: 1, attributes: itemAttributes),
-                    mapping(
-                        "Amount", "Unit", number: 2, attributes: ["name"],
-                        ["name": .keyPath(variable: "source", ["xyz"])]),
-                ]),
+            itemsAndOneRenamed(from: "Model 2", to: "Model 3", "Measurement", "abc", as: "Amount", "xyz"),
+            itemsAndOneRenamed(from: "Model 3", to: "Model 4", "Amount", "xyz", as: "Unit", "name"),
             MappingModel(
                 source: version("Model 7"), destination: version("Model 8"),
                 entityMappings: [
