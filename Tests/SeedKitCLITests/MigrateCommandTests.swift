@@ -84,6 +84,19 @@ import Testing
         #expect(again.stdout == "Store.sqlite is at V2 (current): nothing to do\n")
     }
 
+    @Test func aDryRunChecksEverythingAndWritesNothing() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let before = try Self.bytes(folder + "/Store.sqlite")
+        let dry = try CLIProcess.run(
+            ["migrate", "Store.sqlite", "--model", "Versions.json", "--allow-data-loss", "--dry-run"], in: folder)
+        #expect(dry.status == 0, "\(dry.stderr)")
+        #expect(dry.stdout.contains("checked (dry run, nothing written): Store.sqlite from V1 to V2: 1 step in 1 pass"))
+        #expect(try Self.bytes(folder + "/Store.sqlite") == before)
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder)
+        #expect(names.filter { $0.contains("seedkit-migrate") } == [])
+    }
+
     @Test func theTextAndJSONReports() throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
