@@ -103,9 +103,8 @@ struct MigrateCommand: AsyncParsableCommand {
         }
         let report: MigrationReport
         do {
-            // Ctrl-C: the loader branch adds SignalCancellation (SIGINT/SIGTERM → task
-            // cancellation) to the CLI; once it is on main, run this through
-            // `SignalCancellation.run { … }` as import, copy and build do.
+            // Ctrl-C ends the process like a kill: the store is the old one or the new one,
+            // and the next run removes the migration's leftover files (docs/Migration.md).
             if let output {
                 report = try await migrator.run(into: output)
             } else {
