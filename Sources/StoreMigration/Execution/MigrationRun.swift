@@ -210,7 +210,17 @@ struct MigrationRun {
                 defer { connection.close() }
                 connection.busyTimeout = 1
                 do {
-                    try connection.checkpoint(mode: .truncate)
+                    // A fresh connection learns that the file is in WAL mode only when it first
+                    // reads; until then a checkpoint does nothing and says so with -1 frames.
+                    try connection.execute("SELECT count(*) FROM sqlite_master")
+                    let result = try connection.checkpoint(mode: .truncate)
+                    // Rollback-journal mode: the store is one self-contained file that the passes
+                    // read and that no connection's closing checkpoints under them.
+                    guard result.logFrameCount >= 0, result.checkpointedFrameCount == result.logFrameCount,
+                        try connection.setJournalMode(.delete) == .delete
+                    else {
+                        throw MigrationError(.storeBusy, store: store)
+                    }
                 } catch let error as SQLiteError where error.isBusy || error.isLocked {
                     throw MigrationError(.storeBusy, store: store)
                 }
