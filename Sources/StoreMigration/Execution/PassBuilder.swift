@@ -62,9 +62,11 @@ struct PassBuilder {
         try pass.batch { connection in
             for index in snapshot.indexes where early.contains(index.table) { try connection.execute(index.sql) }
         }
-        progress.beginPass(step, rows: try rowsToRead(writers: writers, on: pass))
+        // Identity tables first: they hold the keys a filter predicate admits, which the row
+        // counts read.
         try IdentityTables(program: program, input: input, pageSize: max(1, min(options.batchSize, 5000))).build(
             on: pass)
+        progress.beginPass(step, rows: try rowsToRead(writers: writers, on: pass))
         try policies?.prepare(on: pass)
         for writer in writers {
             try count(writer, into: &outcome, on: pass)
