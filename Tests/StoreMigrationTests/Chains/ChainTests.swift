@@ -108,4 +108,27 @@ import Testing
         #expect(report.passes.isEmpty && !report.changed && report.from == "List" && report.to == "List")
         #expect(try Support.bytes(path) == before)
     }
+
+    @Test func namesThatGiveNoOrderNeedAChainAndChainsAreValidated() async throws {
+        let scratch = try Scratch()
+        let v1 = try Self.items(note: nil)
+        let v2 = try Self.items(note: "d")
+        let path = try Support.store(at: scratch.file("List.sqlite"), model: v1)
+        let before = try Support.bytes(path)
+        let versions = try Support.versions([("Model", v1), ("Model 2", v2), ("Modelv2", v2)], current: "Modelv2")
+        let error = try await #require(throws: MigrationError.self) {
+            try await Support.migrate(path, versions: versions)
+        }
+        #expect(error.kind == .ambiguousOrder(["Model", "Model 2", "Modelv2"]))
+        #expect(try Support.bytes(path) == before)
+
+        let chained = try await StoreMigrator.migrate(
+            store: path, source: MigrationSource(versions: versions, chain: try MigrationChain(["Model", "Modelv2"])))
+        #expect(chained.passes.map(\.versions) == [["Model", "Modelv2"]])
+
+        let twice = try #require(throws: MigrationError.self) { try MigrationChain(["Model", "Model 2", "Model"]) }
+        #expect(twice.kind == .invalidChain("'Model' appears twice"))
+        let loop = try #require(throws: MigrationError.self) { try MigrationChain(["A": "B", "B": "A"]) }
+        #expect(loop.kind == .invalidChain("the edges form a loop through 'A'"))
+    }
 }
