@@ -9,6 +9,7 @@
 import Foundation
 import GraphStore
 import ModelFiles
+import Synchronization
 import Testing
 
 @testable import StoreMigration
@@ -270,5 +271,31 @@ import Testing
         }
         #expect(error.kind == .dataLoss(["Measurement: 3 objects", "Item.photoData: 2 values"]))
         #expect(try Support.bytes(path) == before)
+    }
+
+    @Test func theWholeChainIntoAnotherFileWithProgressOverEveryPass() async throws {
+        let scratch = try Scratch()
+        let path = try Self.store(at: scratch.file("Grocery.sqlite"))
+        let before = try Support.bytes(path)
+        let updates = Mutex<[MigrationProgress]>([])
+        var options = MigrationOptions()
+        options.batchSize = 4
+        options.onProgress = { progress in updates.withLock { $0.append(progress) } }
+        let migrator = StoreMigrator(
+            store: path,
+            source: MigrationSource(versions: try Self.versions(), mappings: Self.mappings(), hooks: Self.hooks()),
+            options: options)
+        let output = scratch.file("Model8.sqlite")
+        let report = try await migrator.run(into: output)
+        #expect(report.passes.count == 6 && report.output == output)
+        #expect(try Support.bytes(path) == before)
+        #expect(try Support.metadata(output).modelHash == (try Self.model(8)).versionHash)
+        #expect(try Support.rows("SELECT count(*) FROM Item_Photo", in: output) == [["14"]])
+        #expect(Support.leftovers(beside: path) == [] && Support.leftovers(beside: output) == [])
+        let seen = updates.withLock { $0 }
+        #expect(zip(seen, seen.dropFirst()).allSatisfy { $0.completed <= $1.completed && $0.step <= $1.step })
+        #expect(Set(seen.map(\.step)) == Set(0...6))
+        let last = try #require(seen.last)
+        #expect(last.phase == .finished && last.completed == last.total && last.stepCount == 6)
     }
 }
