@@ -98,7 +98,7 @@ import Testing
             for await progress in migrator.progress { phases.append(progress.phase) }
             return phases
         }
-        try await migrator.run()
+        _ = try await migrator.run()
         let seen = updates.withLock { $0 }
         #expect(seen.count >= 5)
         #expect(zip(seen, seen.dropFirst()).allSatisfy { $0.completed <= $1.completed })

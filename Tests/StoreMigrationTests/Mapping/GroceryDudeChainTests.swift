@@ -191,6 +191,7 @@ import Testing
         }
     }
 
+    @discardableResult
     static func migrate(_ path: String) async throws -> MigrationReport {
         try await StoreMigrator.migrate(
             store: path, source: MigrationSource(versions: try versions(), mappings: mappings(), hooks: hooks()))
