@@ -157,9 +157,14 @@ import Testing
         #expect(refused.stderr.contains("--skip-policy NAME"))
         #expect(try Self.bytes(folder + "/Cars.sqlite") == before)
 
+        // A folder is searched for mapping models: the fixture's is two levels down.
         let skipped = try CLIProcess.run(
-            arguments + ["--skip-policy", "V2to3MakerPolicy", "--allow-data-loss"], in: folder)
+            [
+                "migrate", "Cars.sqlite", "--model", model, "--to", "SampleModel3", "--mapping", fixtures.path,
+                "--skip-policy", "V2to3MakerPolicy", "--allow-data-loss",
+            ], in: folder)
         #expect(skipped.status == 0, "\(skipped.stderr)")
         #expect(skipped.stdout.contains("warning: ") && skipped.stdout.contains("V2to3MakerPolicy"))
+        #expect(skipped.stdout.contains("1 step in 1 pass"))
     }
 }
