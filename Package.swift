@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "RecordReaders", targets: ["RecordReaders"]),
         .library(name: "SeedImport", targets: ["SeedImport"]),
         .library(name: "DeepCopy", targets: ["DeepCopy"]),
+        .library(name: "StoreMigration", targets: ["StoreMigration"]),
         .library(name: "SeedKit", targets: ["SeedKit"]),
         .library(name: "PropertyLists", targets: ["PropertyLists"]),
         .library(name: "SeedKitCodegen", targets: ["SeedKitCodegen"]),
@@ -95,11 +96,18 @@ let package = Package(
             dependencies: ["GraphStore", .product(name: "Logging", package: "swift-log")]
         ),
 
+        // Model migration: a store of an older model version brought to a newer one, by inferred
+        // rules and Xcode mapping models, set-based and crash-safe (docs/Migration.md).
+        .target(
+            name: "StoreMigration",
+            dependencies: ["GraphStore", "ModelFiles", .product(name: "Logging", package: "swift-log")]
+        ),
+
         // The three uses: seed builds (SeedBuilder), first launch (SeedLoader).
         .target(
             name: "SeedKit",
             dependencies: [
-                "GraphStore", "ModelFiles", "SeedImport", "DeepCopy",
+                "GraphStore", "ModelFiles", "SeedImport", "DeepCopy", "StoreMigration",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -127,6 +135,7 @@ let package = Package(
                 "SeedImport",
                 "SeedKit",
                 "DeepCopy",
+                "StoreMigration",
                 "SeedKitCodegen",
                 "PlanInference",
                 "PropertyLists",
@@ -175,9 +184,22 @@ let package = Package(
             path: "Tests/Probes/SeedLoaderProbe"
         ),
 
+        // A child process for the migration kill tests: runs a migration and stops at a named point
+        // so the test can SIGKILL it (Tests/StoreMigrationTests/Kill/MigrationKillTests.swift).
+        .executableTarget(
+            name: "seedkit-migration-probe",
+            dependencies: ["StoreMigration", "GraphStore", "ModelFiles"],
+            path: "Tests/Probes/MigrationProbe"
+        ),
+
         // What several test targets share: temporary folders, the repository's files, child processes.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "GraphStoreTests", dependencies: ["GraphStore", "TestSupport"]),
+        .testTarget(
+            name: "StoreMigrationTests",
+            dependencies: ["StoreMigration", "GraphStore", "ModelFiles", "DeepCopy", "seedkit-migration-probe"],
+            exclude: ["Fixtures"]
+        ),
         .testTarget(
             name: "ModelFilesTests",
             dependencies: ["ModelFiles", "PropertyLists", "TestSupport"],
@@ -202,7 +224,7 @@ let package = Package(
         .testTarget(
             name: "SeedKitCLITests",
             dependencies: [
-                "seedkit", "seedkit-fuzz", "GraphStore", "ModelFiles", "SeedImport", "DeepCopy", "TestSupport",
+                "seedkit", "seedkit-fuzz", "GraphStore", "ModelFiles", "SeedImport", "DeepCopy", "StoreMigration", "TestSupport",
             ]
         ),
         .testTarget(

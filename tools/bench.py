@@ -4,7 +4,7 @@
 Usage, from a clean clone (builds the release binaries and generates the data itself):
     python3 tools/bench.py                          # N = 1,000,000, 3 runs of everything
     python3 tools/bench.py --n 100000 --runs 5
-    python3 tools/bench.py --only reader,import     # groups: reader import reimport copy first-launch
+    python3 tools/bench.py --only reader,import     # groups: reader import reimport copy first-launch migrate
     python3 tools/bench.py --scale                  # the scale series: 100k, 1M, 5M (--large: 20M too)
     python3 tools/bench.py --scale 100000,200000 --floor path/to/floor   # any Ns, with a C reference
 
@@ -58,7 +58,7 @@ from typing import Callable
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / ".bench"
 GENERATOR = [ROOT / "Sources" / "seedkit-fuzz" / name for name in ("CatalogRecords.swift", "CatalogWriter.swift", "KeyedPermutation.swift")]
-GROUPS = ("reader", "import", "reimport", "copy", "first-launch")
+GROUPS = ("reader", "import", "reimport", "copy", "first-launch", "migrate")
 RSS_LIMIT_MB = 100.0
 MB = 1e6
 SCALE_SIZES = (100_000, 1_000_000, 5_000_000)
@@ -164,6 +164,8 @@ TARGETS = [
     Target("Deep copy into a new store: Core Data layout vs SeedKit layout", "copy.new-coredata", "copy.new", 1.1,
            "≤ 1.1×"),
     Target("First launch vs file copy", "first-launch", "first-launch.cp", 1.5, "≤ 1.5×"),
+    Target("Migration (add attribute, rename entity) vs deep copy into empty", "migrate", "migrate.copy", 1.5,
+           "≤ 1.5×"),
     # Not a docs/Performance.md target: the first launch syncs the copy to disk before renaming it into
     # place (docs/FirstLaunch.md), which `cp` does not; this compares like with like.
     Target("First launch vs durable file copy", "first-launch", "first-launch.dd", 1.5, "≤ 1.5×"),
@@ -602,6 +604,49 @@ class Suite:
             remove_store(directory / "bench-launch.sqlite")
         if clone_dir is not None:
             remove_store(clone_dir / "bench-seed.sqlite")
+
+
+    def migration(self) -> None:
+        """`seedkit migrate` of the filled store to a version adding an attribute and renaming Item
+        (through its renaming identifier) vs `seedkit copy` of the same store into an empty one."""
+        log("migration")
+        filled = self.filled_store()
+        if filled is None:
+            self.skip("migrate.copy", "Deep copy into empty", "skipped", "no source store")
+            return
+        versions = write_catalog_versions(self.data, self.work)
+        empty, copied, migrated = (self.work / name for name in ("empty.sqlite", "copied.sqlite", "migrated.sqlite"))
+        make_partial_store(filled, empty, 0.0)
+        size = filled.stat().st_size
+        self.add(Case("migrate.copy", "Deep copy into empty (seedkit copy)",
+                      [str(self.tools.seedkit), "copy", "--from", str(filled), "--to", str(copied)], self.records,
+                      size, prepare=lambda: copy_store(empty, copied)))
+        if "migrate" not in self.tools.subcommands:
+            self.skip("migrate", "Migration", "not implemented", "no `seedkit migrate`")
+        else:
+            self.add(Case("migrate", "Migration: +Item.rating, Item → Product (seedkit migrate)",
+                          [str(self.tools.seedkit), "migrate", str(migrated), "--model", str(versions), "--quiet"],
+                          self.records, size, prepare=lambda: copy_store(filled, migrated), ours=True))
+        self.run_group()
+        for store in (empty, copied, migrated):
+            remove_store(store)
+
+
+def write_catalog_versions(data: Path, work: Path) -> Path:
+    """A versions file in `work`: the catalog's model as v1, and v2 = v1 with `Item` renamed
+    `Product` (renaming identifier `Item`) and a new attribute `rating` (default 3)."""
+    v1 = (data / "Catalog.yaml").read_text()
+    (work / "Catalog.v1.yaml").write_text(v1)
+    v2 = v1.replace("destination: Item,", "destination: Product,").replace(
+        "  Item:\n    attributes:\n",
+        "  Product:\n    renamedFrom: Item\n    attributes:\n      rating: {type: integer16, default: 3}\n")
+    if v2.count("Product") < 2:
+        raise SystemExit("the catalog model changed shape: update write_catalog_versions")
+    (work / "Catalog.v2.yaml").write_text(v2)
+    versions = work / "Catalog.versions.yaml"
+    versions.write_text("versions:\n  - {name: v1, file: Catalog.v1.yaml}\n  - {name: v2, file: Catalog.v2.yaml}\n"
+                        "current: v2\n")
+    return versions
 
 
 def data_tables(connection: sqlite3.Connection) -> list[str]:

@@ -18,6 +18,7 @@ struct SeedKitCommand: AsyncParsableCommand {
             DiffCommand.self,
             InspectCommand.self,
             ExportCommand.self,
+            MigrateCommand.self,
             ModelCommand.self,
             CheckCommand.self,
             GenerateCommand.self,

@@ -1,7 +1,8 @@
 // Crash-safe file operations for first launch: a copy that clones the file where the file system
 // can (its blocks shared, nothing copied: FICLONE on Linux, clonefile on Apple platforms), else
-// copies in chunks in the kernel, reporting progress and able to stop between chunks; fsync; and
-// installing a finished file with an atomic rename.
+// copies in chunks in the kernel, reporting progress and able to stop between chunks; fsync and
+// installing a finished file with an atomic rename (GraphStore's StoreFiles, which migrations use
+// too; here their errors are the loader's).
 // Invariants: a destination path only ever holds a complete, synced file (the rename is the
 // commit point, and the directory is synced after it); SQLite side files of an absent store are
 // removed before a new store is renamed into its place, so a stale WAL is never applied to it.
@@ -131,33 +132,23 @@ enum DurableFile {
 
     /// Moves the finished file `temporary` to `destination` atomically (after clearing stale
     /// SQLite side files of `destination`) and syncs the directory so the rename survives a
-    /// power loss.
+    /// power loss (StoreFiles.install).
     static func install(_ temporary: String, at destination: String) throws {
-        do {
-            try StoreFiles.removeSideFiles(of: destination)
-        } catch let error as StoreError {
-            throw SeedLoadError(.fileSystem, error.description)
-        }
-        guard rename(temporary, destination) == 0 else { throw failure("cannot move \(temporary) to", destination) }
-        try syncDirectory(of: destination)
+        try fileSystemErrors { try StoreFiles.install(temporary, at: destination) }
     }
 
     /// fsyncs the file at `path`.
     static func sync(_ path: String) throws {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw failure("cannot open", path) }
-        defer { close(descriptor) }
-        guard fsync(descriptor) == 0 else { throw failure("cannot sync", path) }
+        try fileSystemErrors { try StoreFiles.sync(path) }
     }
 
-    /// fsyncs the directory holding `path` (its entries, such as a rename).
-    private static func syncDirectory(of path: String) throws {
-        let parent = (path as NSString).deletingLastPathComponent
-        let directory = parent.isEmpty ? "." : parent
-        let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw failure("cannot open directory", directory) }
-        defer { close(descriptor) }
-        guard fsync(descriptor) == 0 else { throw failure("cannot sync directory", directory) }
+    /// Runs `body`, reporting a store file error as the loader's file-system error.
+    private static func fileSystemErrors(_ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let error as StoreError {
+            throw SeedLoadError(.fileSystem, error.description)
+        }
     }
 
     private static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, path: String) throws {

@@ -1,5 +1,6 @@
 // What one SeedLoader.prepare() call did.
 import SeedImport
+import StoreMigration
 
 extension SeedLoader {
     /// What ``SeedLoader/prepare()`` did to the user's store.
@@ -26,5 +27,14 @@ extension SeedLoader {
         /// The store carries a newer seed version than the bundled seed: nothing was done (a
         /// seed is never downgraded).
         case storeIsNewer(store: String, seed: String)
+    }
+
+    /// What ``SeedLoader/prepareReport()`` did: the migration of the user's store, if one ran
+    /// first, and then what was done with the seed.
+    public struct PrepareReport: Sendable {
+        /// What was done with the seed.
+        public var outcome: Outcome
+        /// The migration of the user's store to the app's model version; nil when none was needed.
+        public var migration: MigrationReport?
     }
 }

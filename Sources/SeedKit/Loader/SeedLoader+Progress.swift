@@ -12,6 +12,9 @@ extension SeedLoader {
     public struct Progress: Sendable, Hashable {
         /// What the loader is doing.
         public enum Phase: String, Sendable, Hashable {
+            /// Migrating the user's store to the app's model version (`completed`/`total` in
+            /// source rows over every pass of the migration).
+            case migrating
             /// Copying the seed file into place (`completed`/`total` in bytes).
             case copying
             /// Deep-copying the seed into the user's store: `completed` counts the seed's objects

@@ -10,6 +10,9 @@
 //   seed.version the same               nothing (one metadata read)
 //   seed.version newer                  nothing (a seed is never downgraded)
 //
+// With options.migration, a store at another model version is first migrated to the app's
+// (SeedLoader+Migration.swift), then the table above applies.
+//
 // Invariants: one loader at a time per directory (DirectoryLock), so concurrent callers and
 // processes serialise and the later ones find the work done; blocking work runs on a thread of
 // its own; leftovers of a killed launch (temporary files, a run left active) are cleared before
@@ -64,11 +67,21 @@ public final class SeedLoader: Sendable {
     ///   was before the call.
     @discardableResult
     public func prepare() async throws -> Outcome {
+        try await prepareReport().outcome
+    }
+
+    /// Like ``prepare()``, and also reports the migration of the user's store that came first
+    /// (``SeedLoaderOptions/migration``).
+    ///
+    /// - Throws: As ``prepare()``, and `MigrationError` when the store cannot be migrated; the
+    ///   user's store is then as it was.
+    public func prepareReport() async throws -> PrepareReport {
         defer { continuation.finish() }
         let files = LoaderFiles(store: store)
         try files.createDirectory()
         return try await DirectoryLock.withLock(on: files.directory) {
             try files.removeLeftovers()
+            let migration = try await migrateStoreIfNeeded(files: files)
             let storeMetadata = files.storeExists ? try PersistentStore.metadata(at: store) : nil
             let outcome: Outcome
             switch seed {
@@ -76,7 +89,7 @@ public final class SeedLoader: Sendable {
             case .plan(let path): outcome = try await load(plan: path, into: storeMetadata, files: files)
             }
             emit(Progress(phase: .finished, completed: 1, total: 1, step: 1))
-            return outcome
+            return PrepareReport(outcome: outcome, migration: migration)
         }
     }
 
@@ -182,7 +195,7 @@ public final class SeedLoader: Sendable {
     }
 
     /// Delivers a progress update to the callback and the stream.
-    private var emit: @Sendable (Progress) -> Void {
+    var emit: @Sendable (Progress) -> Void {
         { [options, continuation] update in
             options.onProgress?(update)
             continuation.yield(update)

@@ -1,6 +1,7 @@
 // How SeedLoader checks and merges: the app's model, the seed's version when known up front, the
 // upgrade policy of a merge, batch size and a synchronous progress callback.
 import GraphStore
+import StoreMigration
 
 /// Options of a ``SeedLoader``.
 ///
@@ -27,6 +28,11 @@ public struct SeedLoaderOptions: Sendable {
     /// or the plan's `batchSize`). Each batch is one transaction; cancellation takes effect
     /// between batches.
     public var batchSize: Int?
+    /// The app's model versions (and mapping models, policies) to migrate the user's store
+    /// with. When set, a store at another version of the model is migrated to the app's version
+    /// (``model``, else the versions' current one) before the seed is merged; nil: such a store
+    /// is ``SeedLoadError/Kind/incompatibleModel``.
+    public var migration: MigrationSource?
     /// Called with every progress update, on the thread doing the work (for a plan import, on the
     /// task relaying the importer's progress); keep it short. The same updates go to
     /// ``SeedLoader/progress``.

@@ -1,0 +1,112 @@
+// First launch of an app's second release (docs/FirstLaunch.md, "A new model version"; T-LOAD-1,
+// 2 and 4): with SeedLoaderOptions.migration, a user store at the old model version is migrated
+// to the app's version and the newer seed merged into it; a store already at the seed's version
+// is only migrated; a seed built with another model is refused before the store changes; a
+// store already migrated (a launch killed after the migration's install) is merged without a
+// second migration.
+import Foundation
+import GraphStore
+import ModelFiles
+import StoreMigration
+import Testing
+
+@testable import SeedKit
+
+@Suite struct SeedLoaderMigrationTests {
+    /// Item(name, unique) at v1; v2 adds `rating` (default 3).
+    static func model(_ version: Int) throws -> ObjectModel {
+        try ModelBuilder("Shop")
+            .entity("Item") { item in
+                item.attribute("name", .string, optional: false)
+                if version >= 2 { item.attribute("rating", .integer16, optional: false, default: .integer(3)) }
+                item.unique("name")
+            }
+            .build()
+    }
+
+    static func source() throws -> MigrationSource {
+        MigrationSource(
+            versions: try ModelVersionSet(versions: [("v1", try model(1)), ("v2", try model(2))], current: "v2"))
+    }
+
+    /// A store at `path` of model `version` holding `names`, at seed version `seedVersion`.
+    static func store(_ path: String, version: Int, seedVersion: String, names: [String]) throws {
+        let store = try PersistentStore.open(at: path, model: try model(version))
+        let context = try ObjectContext(store: store)
+        for name in names { try context.insert("Item").set("name", name) }
+        try context.save(metadata: ["seed.version": seedVersion])
+    }
+
+    static func names(in path: String) throws -> [String] {
+        let store = try PersistentStore.open(at: path, model: try model(2))
+        let context = try ObjectContext(store: store)
+        return try context.fetch(FetchRequest(entityName: "Item")).map {
+            try $0.get("name", as: String.self) ?? ""
+        }.sorted()
+    }
+
+    static func loader(_ folder: String, options: SeedLoaderOptions? = nil) throws -> SeedLoader {
+        var loaderOptions = options ?? SeedLoaderOptions()
+        if options == nil { loaderOptions.migration = try source() }
+        return SeedLoader(seed: .store(folder + "/Seed.sqlite"), store: folder + "/App.sqlite", options: loaderOptions)
+    }
+
+    @Test func anOldModelStoreIsMigratedThenTheNewerSeedMerged() async throws {
+        let folder = try LoaderFixtures.folder("migrate-merge")
+        try Self.store(folder + "/App.sqlite", version: 1, seedVersion: "1", names: ["Apples", "Bread", "Mine"])
+        try Self.store(folder + "/Seed.sqlite", version: 2, seedVersion: "2", names: ["Apples", "Bread", "Cherries"])
+        let loader = try Self.loader(folder)
+        let phases = Task { await LoaderFixtures.collect(loader.progress).map(\.phase) }
+        let report = try await loader.prepareReport()
+        guard case .merged(let version, _) = report.outcome else {
+            Issue.record("expected a merge, got \(report.outcome)")
+            return
+        }
+        #expect(version == "2")
+        #expect(report.migration?.from == "v1" && report.migration?.to == "v2")
+        #expect(report.migration?.entities["Item"]?.kept == 3)
+        let seen = await phases.value
+        #expect(seen.first == .migrating && seen.contains(.merging) && seen.last == .finished)
+        #expect(try Self.names(in: folder + "/App.sqlite") == ["Apples", "Bread", "Cherries", "Mine"])
+        let metadata = try PersistentStore.metadata(at: folder + "/App.sqlite")
+        #expect(metadata.modelHash == (try Self.model(2)).versionHash && metadata["seed.version"] == "2")
+        try LoaderFixtures.expectNoLeftovers(besides: folder + "/App.sqlite")
+    }
+
+    @Test func theSameSeedVersionOnlyMigrates() async throws {
+        let folder = try LoaderFixtures.folder("migrate-only")
+        try Self.store(folder + "/App.sqlite", version: 1, seedVersion: "1", names: ["Apples", "Mine"])
+        try Self.store(folder + "/Seed.sqlite", version: 2, seedVersion: "1", names: ["Apples", "Bread"])
+        let report = try await Self.loader(folder).prepareReport()
+        #expect(report.outcome == .upToDate(version: "1"))
+        #expect(report.migration?.changed == true)
+        #expect(try Self.names(in: folder + "/App.sqlite") == ["Apples", "Mine"])
+        #expect(try PersistentStore.metadata(at: folder + "/App.sqlite")["seed.version"] == "1")
+    }
+
+    @Test func aSeedBuiltWithAnotherModelIsRefusedBeforeTheStoreChanges() async throws {
+        let folder = try LoaderFixtures.folder("migrate-stale-seed")
+        try Self.store(folder + "/App.sqlite", version: 1, seedVersion: "1", names: ["Apples"])
+        try Self.store(folder + "/Seed.sqlite", version: 1, seedVersion: "2", names: ["Apples", "Bread"])
+        let before = try LoaderFixtures.bytes(folder + "/App.sqlite")
+        let error = try await #require(throws: SeedLoadError.self) { try await Self.loader(folder).prepare() }
+        #expect(error.kind == .incompatibleModel)
+        #expect(try LoaderFixtures.bytes(folder + "/App.sqlite") == before)
+    }
+
+    @Test func aStoreAlreadyMigratedIsMergedWithoutASecondMigration() async throws {
+        let folder = try LoaderFixtures.folder("migrate-installed")
+        try Self.store(folder + "/App.sqlite", version: 1, seedVersion: "1", names: ["Apples", "Mine"])
+        try Self.store(folder + "/Seed.sqlite", version: 2, seedVersion: "2", names: ["Apples", "Bread"])
+        // What a launch killed after the migration's install leaves: the store at v2, seed 1.
+        try await StoreMigrator.migrate(store: folder + "/App.sqlite", source: try Self.source())
+        let report = try await Self.loader(folder).prepareReport()
+        #expect(report.migration == nil)
+        guard case .merged(let version, _) = report.outcome else {
+            Issue.record("expected a merge, got \(report.outcome)")
+            return
+        }
+        #expect(version == "2")
+        #expect(try Self.names(in: folder + "/App.sqlite") == ["Apples", "Bread", "Mine"])
+    }
+}
