@@ -13,17 +13,19 @@ final class CompiledAttribute: Sendable {
     let slot: Int
     /// The attribute's name.
     let name: String
-    /// The field path (nil for a constant).
-    let field: FieldPath?
+    /// The field paths, tried in turn until one is in the record (empty for a constant).
+    let fields: [FieldPath]
+    /// The first field path (nil for a constant).
+    var field: FieldPath? { fields.first }
     /// The constant value, already coerced, when the mapping gives `value:`.
     let constant: AttributeValue?
     /// Turns field values into attribute values.
     let coercer: ValueCoercer
 
-    init(slot: Int, name: String, field: FieldPath?, constant: AttributeValue?, coercer: ValueCoercer) {
+    init(slot: Int, name: String, fields: [FieldPath], constant: AttributeValue?, coercer: ValueCoercer) {
         self.slot = slot
         self.name = name
-        self.field = field
+        self.fields = fields
         self.constant = constant
         self.coercer = coercer
     }
@@ -67,8 +69,10 @@ final class CompiledRelationship: Sendable {
     let number: Int
     /// The relationship (its slot is `relationship.index`).
     let relationship: ModelRelationship
-    /// The field path holding keys or nested records.
-    let field: FieldPath
+    /// The field paths holding keys or nested records, tried in turn until one is in the record.
+    let fields: [FieldPath]
+    /// The first field path (for messages).
+    var field: FieldPath { fields[0] }
     /// Where destinations come from.
     let source: RelationshipSource
     /// Add to or replace the members of a to-many of an existing object.
@@ -80,13 +84,14 @@ final class CompiledRelationship: Sendable {
     let missing: MissingPolicy
 
     init(
-        id: String, number: Int, relationship: ModelRelationship, field: FieldPath, source: RelationshipSource,
+        id: String, number: Int, relationship: ModelRelationship, fields: [FieldPath], source: RelationshipSource,
         members: MembersPolicy
     ) {
+        precondition(!fields.isEmpty, "a relationship mapping reads at least one field")
         self.id = id
         self.number = number
         self.relationship = relationship
-        self.field = field
+        self.fields = fields
         self.source = source
         self.members = members
         switch source {
@@ -110,6 +115,9 @@ final class CompiledMapping: Sendable {
     let keyLookup: LookupID?
     /// The key attributes (a subset of `attributes`), in key order.
     let keyAttributes: [CompiledAttribute]
+    /// Whether a record without a key value is inserted rather than refused (a key from the
+    /// model's `relatedByAttribute`, as MagicalRecord does).
+    let keyIsOptional: Bool
     /// Every mapped attribute (key attributes included).
     let attributes: [CompiledAttribute]
     /// Mapped relationships.
@@ -123,12 +131,14 @@ final class CompiledMapping: Sendable {
 
     init(
         number: Int, entity: ModelEntity, keyLookup: LookupID?, keyAttributes: [CompiledAttribute],
-        attributes: [CompiledAttribute], relationships: [CompiledRelationship], onConflict: ConflictPolicy
+        keyIsOptional: Bool = false, attributes: [CompiledAttribute], relationships: [CompiledRelationship],
+        onConflict: ConflictPolicy
     ) {
         self.number = number
         self.entity = entity
         self.keyLookup = keyLookup
         self.keyAttributes = keyAttributes
+        self.keyIsOptional = keyIsOptional
         self.attributes = attributes
         self.relationships = relationships
         self.onConflict = onConflict
@@ -142,30 +152,41 @@ final class CompiledMapping: Sendable {
         keyFlags[position]
     }
 
-    /// Every field path at the top level of this mapping's records (CSV readers resolve them to columns).
+    /// Every field path at the top level of this mapping's records, fall-backs included (CSV
+    /// readers resolve them to columns).
     var topLevelFields: [FieldPath] {
-        attributes.compactMap(\.field) + relationships.map(\.field)
+        attributes.flatMap(\.fields) + relationships.flatMap(\.fields)
     }
 
     /// A copy whose top-level field paths are replaced through `resolved` (same order as ``topLevelFields``).
     func resolving(_ resolved: [FieldPath]) -> CompiledMapping {
         var iterator = resolved.makeIterator()
+        func next(_ fields: [FieldPath]) -> [FieldPath] { fields.map { iterator.next() ?? $0 } }
         let attributes = self.attributes.map { attribute in
-            attribute.field == nil
+            attribute.fields.isEmpty
                 ? attribute
                 : CompiledAttribute(
-                    slot: attribute.slot, name: attribute.name, field: iterator.next() ?? attribute.field,
+                    slot: attribute.slot, name: attribute.name, fields: next(attribute.fields),
                     constant: attribute.constant, coercer: attribute.coercer)
         }
         let relationships = self.relationships.map { relationship in
             CompiledRelationship(
                 id: relationship.id, number: relationship.number, relationship: relationship.relationship,
-                field: iterator.next() ?? relationship.field,
-                source: relationship.source, members: relationship.members)
+                fields: next(relationship.fields), source: relationship.source, members: relationship.members)
         }
         let keys = keyAttributes.compactMap { key in attributes.first { $0.slot == key.slot } }
         return CompiledMapping(
-            number: number, entity: entity, keyLookup: keyLookup, keyAttributes: keys, attributes: attributes,
-            relationships: relationships, onConflict: onConflict)
+            number: number, entity: entity, keyLookup: keyLookup, keyAttributes: keys, keyIsOptional: keyIsOptional,
+            attributes: attributes, relationships: relationships, onConflict: onConflict)
+    }
+}
+
+extension SourceRecord {
+    /// The value of the first of `fields` the record has.
+    subscript(first fields: [FieldPath]) -> FieldValue? {
+        for field in fields {
+            if let value = self[field] { return value }
+        }
+        return nil
     }
 }

@@ -13,6 +13,17 @@ struct MappingCompiler {
     let planFile: String
     /// Hands out the numbers of the mappings and relationship mappings compiled.
     let numbers = Numbers()
+    /// What convention mapping left out, one line each (shown by `--dry-run` and `plan explain`).
+    let notes = Notes()
+
+    /// Lines noting what convention mapping left out, in the order found.
+    final class Notes {
+        private(set) var lines: [String] = []
+
+        func add(_ line: String) {
+            lines.append(line)
+        }
+    }
 
     /// The next numbers of mappings and relationship mappings, in the order they are compiled.
     final class Numbers {
@@ -32,113 +43,149 @@ struct MappingCompiler {
 
     /// Compiles `mapping`; `path` names it in errors (`sources[0]`). `listSeparator` is how a
     /// text field lists several keys (`;` for CSV) when relationships are mapped by convention.
-    func compile(_ mapping: RecordMapping, path: String, listSeparator: String? = nil) throws(PlanErrors)
-        -> CompiledMapping
-    {
+    /// `header` says which top-level fields a tabular source has (nil: any field may occur, as in
+    /// JSON and XML records): a conventional field it lacks is left unmapped (noted), a field the
+    /// plan names that it lacks is an error, found before anything is written.
+    func compile(
+        _ mapping: RecordMapping, path: String, listSeparator: String? = nil, header: SourceHeader? = nil
+    ) throws(PlanErrors) -> CompiledMapping {
         guard let entity = model.entity(named: mapping.entity) else {
             throw fail(path + ".entity", "unknown entity '\(mapping.entity)'")
         }
         let number = numbers.nextMapping()
-        let attributeMappings = PlanConventions.effectiveAttributes(of: mapping, entity: entity)
+        let byConvention = mapping.attributes == nil
         var attributes: [CompiledAttribute] = []
+        let attributeMappings = PlanConventions.effectiveAttributes(of: mapping, entity: entity)
         for (name, attributeMapping) in attributeMappings.sorted(by: { $0.key < $1.key }) {
             guard let attribute = entity.attribute(named: name) else {
                 throw fail("\(path).attributes.\(name)", "'\(name)' is not an attribute of \(entity.name)")
             }
-            attributes.append(try compileAttribute(attribute, attributeMapping, path: "\(path).attributes.\(name)"))
+            if let compiled = try compileAttribute(
+                attribute, attributeMapping, byConvention: byConvention, header: header,
+                path: "\(path).attributes.\(name)")
+            {
+                attributes.append(compiled)
+            }
         }
         var keyAttributes: [CompiledAttribute] = []
-        for name in mapping.key ?? [] {
+        let key = PlanConventions.effectiveKey(of: mapping, entity: entity, model: model) ?? []
+        for name in key {
             guard let attribute = entity.attribute(named: name) else {
                 throw fail("\(path).key", "'\(name)' is not an attribute of \(entity.name)")
             }
             if let mapped = attributes.first(where: { $0.slot == attribute.index }) {
                 keyAttributes.append(mapped)
-            } else {
-                let implicit = try compileAttribute(attribute, AttributeMapping(field: name), path: "\(path).key")
+            } else if let implicit = try compileAttribute(
+                attribute, AttributeMapping(field: PlanConventions.field(for: attribute)),
+                byConvention: mapping.key == nil, header: header, path: "\(path).key")
+            {
                 attributes.append(implicit)
                 keyAttributes.append(implicit)
             }
         }
+        if keyAttributes.count < key.count { keyAttributes = [] }
         var relationships: [CompiledRelationship] = []
-        for (name, relationshipMapping) in Self.effectiveRelationships(
-            of: mapping, entity: entity, model: model, listSeparator: listSeparator
-        )
-        .sorted(by: { $0.key < $1.key }) {
-            relationships.append(
-                try compileRelationship(name, relationshipMapping, of: entity, path: "\(path).relationships.\(name)"))
+        let relationshipMappings = Self.effectiveRelationships(
+            of: mapping, entity: entity, model: model, listSeparator: listSeparator)
+        for (name, relationshipMapping) in relationshipMappings.sorted(by: { $0.key < $1.key }) {
+            if let compiled = try compileRelationship(
+                name, relationshipMapping, of: entity, byConvention: mapping.relationships.isEmpty, header: header,
+                path: "\(path).relationships.\(name)")
+            {
+                relationships.append(compiled)
+            }
         }
         let keyLookup =
             keyAttributes.isEmpty ? nil : LookupID(entityIndex: entity.index, slots: keyAttributes.map(\.slot))
         return CompiledMapping(
-            number: number, entity: entity, keyLookup: keyLookup, keyAttributes: keyAttributes, attributes: attributes,
-            relationships: relationships, onConflict: mapping.onConflict)
+            number: number, entity: entity, keyLookup: keyLookup, keyAttributes: keyAttributes,
+            keyIsOptional: mapping.key == nil, attributes: attributes, relationships: relationships,
+            onConflict: mapping.onConflict)
     }
 
     /// The relationship mappings in force: the plan's, or — when the plan maps neither
     /// attributes nor relationships — every stored relationship whose destination has a key to
-    /// match, from the field named after it (or its `mappedKeyName`). A to-one creates a missing
-    /// destination; a to-many waits for the deferred pass and ignores keys still missing then
-    /// (its destinations are normally another source of the same plan); an ordered to-many
-    /// becomes exactly the source's list, in its order.
+    /// match (``PlanConventions/usableMatch(for:model:)``), from its conventional fields. A to-one
+    /// creates a missing destination; a to-many waits for the deferred pass and ignores keys still
+    /// missing then (its destinations are normally another source of the same plan); an ordered
+    /// to-many becomes exactly the source's list, in its order.
     static func effectiveRelationships(
         of mapping: RecordMapping, entity: ModelEntity, model: ObjectModel, listSeparator: String?
     ) -> [String: RelationshipMapping] {
         guard mapping.attributes == nil, mapping.relationships.isEmpty else { return mapping.relationships }
         var result: [String: RelationshipMapping] = [:]
         for relationship in entity.relationships where !relationship.isTransient {
-            guard let match = try? PlanConventions.effectiveMatch(for: relationship, mapping: nil, model: model) else {
-                continue
-            }
+            guard let match = PlanConventions.usableMatch(for: relationship, model: model) else { continue }
             result[relationship.name] = RelationshipMapping(
-                field: relationship.declaration.userInfo[PlanConventions.mappedKeyName] ?? relationship.name,
-                match: match,
-                missing: relationship.isToMany ? .ignore : .create, split: relationship.isToMany ? listSeparator : nil,
-                members: relationship.isOrdered ? .replace : .add)
+                match: match, missing: relationship.isToMany ? .ignore : .create,
+                split: relationship.isToMany ? listSeparator : nil, members: relationship.isOrdered ? .replace : .add)
         }
         return result
     }
 
-    private func compileAttribute(_ attribute: ModelAttribute, _ mapping: AttributeMapping, path: String)
-        throws(PlanErrors)
-        -> CompiledAttribute
+    /// The field paths a property is read from, in the order tried, among `candidates`: in a
+    /// tabular source the first its header has (by convention: nil when it has none; a field the
+    /// plan names stays, for the reader to report with the header's position), elsewhere all of them.
+    private func fieldPaths(_ candidates: [String], byConvention: Bool, header: SourceHeader?, path: String)
+        throws(PlanErrors) -> [FieldPath]?
     {
+        var paths: [FieldPath] = []
+        for candidate in candidates {
+            do {
+                paths.append(try FieldPath(parsing: candidate))
+            } catch {
+                throw fail(path + ".field", "\(error)")
+            }
+        }
+        guard let header else { return paths }
+        return paths.first(where: header.has).map { [$0] } ?? (byConvention ? nil : [paths[0]])
+    }
+
+    /// `attribute` compiled under `mapping`; nil when convention mapping leaves it out (its
+    /// fields are not in the header, or no codec can build its values: noted once).
+    private func compileAttribute(
+        _ attribute: ModelAttribute, _ mapping: AttributeMapping, byConvention: Bool, header: SourceHeader?,
+        path: String
+    ) throws(PlanErrors) -> CompiledAttribute? {
         let coercer: ValueCoercer
         do {
             coercer = try ValueCoercer(attribute: attribute, mapping: mapping)
         } catch {
-            throw fail(path, "\(error)")
+            guard byConvention, attribute.type == .transformable else { throw fail(path, "\(error)") }
+            notes.add("\(path): \(error.reason); left out (map it with a codec to import it)")
+            return nil
         }
         if let text = mapping.value {
             do {
                 let constant = try coercer.coerce(text: text)
                 return CompiledAttribute(
-                    slot: attribute.index, name: attribute.name, field: nil, constant: constant, coercer: coercer)
+                    slot: attribute.index, name: attribute.name, fields: [], constant: constant, coercer: coercer)
             } catch {
                 throw fail(path + ".value", "\(error)")
             }
         }
-        let fieldText = mapping.field ?? attribute.name
-        do {
-            let field = try FieldPath(parsing: fieldText)
-            return CompiledAttribute(
-                slot: attribute.index, name: attribute.name, field: field, constant: nil, coercer: coercer)
-        } catch {
-            throw fail(path + ".field", "\(error)")
+        let candidates = [mapping.field ?? attribute.name] + mapping.fallbackFields
+        guard let fields = try fieldPaths(candidates, byConvention: byConvention, header: header, path: path) else {
+            noteNotMapped(path, candidates, header: header)
+            return nil
         }
+        return CompiledAttribute(
+            slot: attribute.index, name: attribute.name, fields: fields, constant: nil, coercer: coercer)
     }
 
+    /// The relationship `name` compiled under `mapping`; nil when convention mapping leaves it out
+    /// (its fields are not in the header: noted).
     private func compileRelationship(
-        _ name: String, _ mapping: RelationshipMapping, of entity: ModelEntity, path: String
-    ) throws(PlanErrors) -> CompiledRelationship {
+        _ name: String, _ mapping: RelationshipMapping, of entity: ModelEntity, byConvention: Bool,
+        header: SourceHeader?, path: String
+    ) throws(PlanErrors) -> CompiledRelationship? {
         guard let relationship = entity.relationship(named: name) else {
             throw fail(path, "'\(name)' is not a relationship of \(entity.name)")
         }
-        let field: FieldPath
-        do {
-            field = try FieldPath(parsing: mapping.field)
-        } catch {
-            throw fail(path + ".field", "\(error)")
+        let candidates = PlanConventions.fields(for: relationship, mapping: mapping)
+        guard let fields = try fieldPaths(candidates, byConvention: byConvention, header: header, path: path) else {
+            noteNotMapped(path, candidates, header: header)
+            return nil
         }
         let destination = model.destination(of: relationship)
         if let nested = mapping.nested {
@@ -147,7 +194,7 @@ struct MappingCompiler {
                 throw fail(path + ".nested.entity", "\(compiled.entity.name) is not a \(destination.name)")
             }
             return CompiledRelationship(
-                id: path, number: numbers.nextRelationship(), relationship: relationship, field: field,
+                id: path, number: numbers.nextRelationship(), relationship: relationship, fields: fields,
                 source: .nested(compiled), members: mapping.members)
         }
         let match: [String]
@@ -170,11 +217,17 @@ struct MappingCompiler {
             }
         }
         return CompiledRelationship(
-            id: path, number: numbers.nextRelationship(), relationship: relationship, field: field,
+            id: path, number: numbers.nextRelationship(), relationship: relationship, fields: fields,
             source: .reference(
                 lookup: LookupID(entityIndex: destination.index, slots: slots), coercers: coercers, matchNames: match,
                 missing: mapping.missing, split: mapping.split),
             members: mapping.members)
+    }
+
+    /// Notes that convention mapping leaves the property at `path` out: the header has none of `candidates`.
+    private func noteNotMapped(_ path: String, _ candidates: [String], header: SourceHeader?) {
+        let reason = header?.missingReason(candidates.joined(separator: ", ")) ?? "no field"
+        notes.add("\(path): not mapped (\(reason))")
     }
 
     private func fail(_ keyPath: String, _ message: String) -> PlanErrors {

@@ -28,19 +28,29 @@ struct PlanMappings: Sendable {
     /// (their key lookup is the key of a mapping with `onConflict: fail`, whose errors name the
     /// record that wrote the key first), by mapping number.
     let notesFirstWriters: [Bool]
+    /// What convention mapping left out, one line each: fields a source's header lacks,
+    /// attributes no codec can build.
+    let notes: [String]
     private let lookupNumbers: [LookupID: Int]
 
-    /// Compiles the mappings of `plan` against `model`.
+    /// Compiles the mappings of `plan` against `model`; `header` gives the header of each source
+    /// (by index) that has one, so that fields are checked against it before anything is written.
     ///
     /// - Throws: ``PlanErrors`` naming the source and key of what does not compile.
-    init(plan: ImportPlan, model: ObjectModel, planFile: String) throws(PlanErrors) {
+    init(
+        plan: ImportPlan, model: ObjectModel, planFile: String,
+        header: (Int) throws(PlanErrors) -> SourceHeader? = { _ in nil }
+    ) throws(PlanErrors) {
         let compiler = MappingCompiler(model: model, planFile: planFile)
         var sources: [CompiledMapping] = []
         for (index, source) in plan.sources.enumerated() {
             let format = source.format ?? RecordFormat(path: source.file)
             let separator = format == .csv || format == .tsv ? ";" : nil
-            sources.append(try compiler.compile(source.mapping, path: "sources[\(index)]", listSeparator: separator))
+            sources.append(
+                try compiler.compile(
+                    source.mapping, path: "sources[\(index)]", listSeparator: separator, header: try header(index)))
         }
+        notes = compiler.notes.lines
         var mappings: [CompiledMapping] = []
         var relationships: [CompiledRelationship] = []
         var owners: [CompiledMapping] = []

@@ -55,7 +55,8 @@ final class ImportRun {
         let tally = RunTally(
             store: storePath, policy: options.onError ?? plan.onError, maxErrors: options.maxErrors ?? plan.maxErrors,
             rejectsPath: options.rejects ?? plan.rejects.map(plan.resolve))
-        let mappings = try PlanMappings(plan: plan, model: model, planFile: planFile)
+        let mappings = try PlanMappings(plan: plan, model: model, planFile: planFile, header: header(ofSource:))
+        tally.note(mappings.notes)
         let files = plan.sources.map { plan.resolve($0.file) }
         let scratch = RunScratch(metadataKeys: [ImportCheckpoint.key]) { connection in
             try StagedReferences.drop(on: connection)
@@ -135,6 +136,18 @@ final class ImportRun {
     }
 
     /// `mapping` with its fields resolved against the source numbered `index` (a CSV header).
+    /// The header of source `index` when it has one, read before the run writes anything.
+    private func header(ofSource index: Int) throws(PlanErrors) -> SourceHeader? {
+        let source = plan.sources[index]
+        let path = plan.resolve(source.file)
+        do {
+            let reader = try RecordReaderFactory.open(.file(path), format: source.format, options: readerOptions(index))
+            return SourceHeader(reading: reader, format: source.format ?? RecordFormat(path: path))
+        } catch {
+            throw PlanErrors([PlanError(file: planFile, keyPath: "sources[\(index)].file", message: "\(error)")])
+        }
+    }
+
     private func resolvedMapping(_ mapping: CompiledMapping, source index: Int) throws -> CompiledMapping {
         let source = plan.sources[index]
         do {

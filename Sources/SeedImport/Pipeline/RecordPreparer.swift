@@ -34,13 +34,17 @@ struct RecordPreparer {
                 mapping: Int32(mapping.number), values: Int32(firstValue), key: -1, firstReference: 0,
                 referenceCount: 0, firstGroup: 0, groupCount: 0, place: record.place))
         batch.values.append(contentsOf: repeatElement(FlatValue.absent, count: mapping.attributes.count))
-        // Key attributes first, so a missing key is the error a record reports.
+        // Key attributes first, so a missing key is the error a record reports (unless the key
+        // comes from the model: such a record is inserted).
+        var hasKey = !mapping.keyPositions.isEmpty
         for position in mapping.keyPositions {
             let attribute = mapping.attributes[position]
             let value = try coerce(attribute, in: record, into: &batch)
-            guard !value.isNil else {
+            if value.isNil, mapping.keyIsOptional {
+                hasKey = false
+            } else if value.isNil {
                 throw RecordError(
-                    position: fieldPosition(attribute.field, in: record),
+                    position: fieldPosition(attribute.fields, in: record),
                     field: attribute.field?.text ?? attribute.name,
                     message: "the key attribute \(mapping.entity.name).\(attribute.name) has no value")
             }
@@ -49,14 +53,14 @@ struct RecordPreparer {
         for (position, attribute) in mapping.attributes.enumerated() where !mapping.isKeyPosition(position) {
             batch.values[firstValue + position] = try coerce(attribute, in: record, into: &batch)
         }
-        if !mapping.keyPositions.isEmpty {
+        if hasKey {
             batch.entries[Int(entryIndex)].key = batch.append(
                 key: mapping.keyPositions.map { batch.values[firstValue + $0] })
         }
         var references: [FlatReference] = []
         var groups: [NestedGroup] = []
         for relationship in mapping.relationships {
-            guard let value = record[relationship.field] else { continue }
+            guard let value = record[first: relationship.fields] else { continue }
             switch relationship.source {
             case .reference(_, let coercers, let matchNames, _, let split):
                 let firstKey = Int32(batch.keys.count)
@@ -112,8 +116,7 @@ struct RecordPreparer {
         throws(RecordError) -> FlatValue
     {
         guard let field = attribute.field else { return batch.flat(attribute.constant) }
-        let value = record[field]
-        guard let value else {
+        guard let value = record[first: attribute.fields] else {
             return attribute.coercer.hasDefault ? batch.flat(attribute.coercer.defaultValue) : .absent
         }
         do throws(CoercionError) {
@@ -258,7 +261,7 @@ struct RecordPreparer {
         }
     }
 
-    private func fieldPosition(_ field: FieldPath?, in record: SourceRecord) -> SourcePosition {
-        field.flatMap { record[$0]?.position } ?? record.position
+    private func fieldPosition(_ fields: [FieldPath], in record: SourceRecord) -> SourcePosition {
+        record[first: fields]?.position ?? record.position
     }
 }

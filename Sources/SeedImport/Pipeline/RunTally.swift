@@ -24,6 +24,11 @@ final class RunTally {
     }
 
     /// Counts one record read.
+    /// Adds what convention mapping left out to the report.
+    func note(_ lines: [String]) {
+        report.notes += lines
+    }
+
     func countRecord() {
         report.records += 1
     }
