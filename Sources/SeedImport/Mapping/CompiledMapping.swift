@@ -60,6 +60,24 @@ enum RelationshipSource {
     case nested(CompiledMapping)
 }
 
+/// The records a reference field may hold instead of keys (a JSON object, or array of objects):
+/// imported as records of the destination, matched by the reference's key (docs/PlanFormat.md,
+/// "Conventions from the model").
+struct DataNesting: Sendable {
+    /// The mapping of each concrete entity a nested record may become.
+    let mappings: [CompiledMapping]
+    /// The mapping a record becomes when its data does not name one (nil: it must name one).
+    let defaultMapping: CompiledMapping?
+    /// The field naming a nested record's entity (the relationship's `type` userInfo), if any.
+    let typeField: FieldPath?
+
+    /// The mapping `record` becomes: the entity its type field names, else the default.
+    func mapping(for record: SourceRecord) -> CompiledMapping? {
+        guard let typeField, let name = record[typeField]?.string else { return defaultMapping }
+        return mappings.first { $0.entity.name == name }
+    }
+}
+
 /// One relationship of a compiled mapping (a shared instance: every prepared reference of every
 /// record points to it rather than holding a copy).
 final class CompiledRelationship: Sendable {
@@ -75,6 +93,11 @@ final class CompiledRelationship: Sendable {
     var field: FieldPath { fields[0] }
     /// Where destinations come from.
     let source: RelationshipSource
+    /// The mappings of records nested under this relationship: `nested:`'s, or those of data nesting.
+    var nestedMappings: [CompiledMapping] {
+        if case .nested(let nested) = source { return [nested] }
+        return dataNesting?.mappings ?? []
+    }
     /// Add to or replace the members of a to-many of an existing object.
     let members: MembersPolicy
     /// The destination lookup of a reference (for a nested relationship, its destination with
@@ -82,10 +105,12 @@ final class CompiledRelationship: Sendable {
     let lookup: LookupID
     /// What a reference to a missing destination does (`.ignore` for a nested relationship).
     let missing: MissingPolicy
+    /// For a reference: the records its field may hold instead of keys (nil: keys only).
+    let dataNesting: DataNesting?
 
     init(
         id: String, number: Int, relationship: ModelRelationship, fields: [FieldPath], source: RelationshipSource,
-        members: MembersPolicy
+        members: MembersPolicy, dataNesting: DataNesting? = nil
     ) {
         precondition(!fields.isEmpty, "a relationship mapping reads at least one field")
         self.id = id
@@ -94,6 +119,7 @@ final class CompiledRelationship: Sendable {
         self.fields = fields
         self.source = source
         self.members = members
+        self.dataNesting = dataNesting
         switch source {
         case .reference(let lookup, _, _, let missing, _):
             self.lookup = lookup
@@ -172,7 +198,8 @@ final class CompiledMapping: Sendable {
         let relationships = self.relationships.map { relationship in
             CompiledRelationship(
                 id: relationship.id, number: relationship.number, relationship: relationship.relationship,
-                fields: next(relationship.fields), source: relationship.source, members: relationship.members)
+                fields: next(relationship.fields), source: relationship.source, members: relationship.members,
+                dataNesting: relationship.dataNesting)
         }
         let keys = keyAttributes.compactMap { key in attributes.first { $0.slot == key.slot } }
         return CompiledMapping(

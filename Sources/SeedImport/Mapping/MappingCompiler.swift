@@ -45,9 +45,11 @@ struct MappingCompiler {
     /// text field lists several keys (`;` for CSV) when relationships are mapped by convention.
     /// `header` says which top-level fields a tabular source has (nil: any field may occur, as in
     /// JSON and XML records): a conventional field it lacks is left unmapped (noted), a field the
-    /// plan names that it lacks is an error, found before anything is written.
+    /// plan names that it lacks is an error, found before anything is written. `scope` says
+    /// whether reference fields may hold records, and how a mapping of such records differs.
     func compile(
-        _ mapping: RecordMapping, path: String, listSeparator: String? = nil, header: SourceHeader? = nil
+        _ mapping: RecordMapping, path: String, listSeparator: String? = nil, header: SourceHeader? = nil,
+        scope: NestingScope = NestingScope(holdsRecords: false)
     ) throws(PlanErrors) -> CompiledMapping {
         guard let entity = model.entity(named: mapping.entity) else {
             throw fail(path + ".entity", "unknown entity '\(mapping.entity)'")
@@ -68,7 +70,7 @@ struct MappingCompiler {
             }
         }
         var keyAttributes: [CompiledAttribute] = []
-        let key = PlanConventions.effectiveKey(of: mapping, entity: entity, model: model) ?? []
+        let key = scope.key ?? PlanConventions.effectiveKey(of: mapping, entity: entity, model: model) ?? []
         for name in key {
             guard let attribute = entity.attribute(named: name) else {
                 throw fail("\(path).key", "'\(name)' is not an attribute of \(entity.name)")
@@ -86,20 +88,22 @@ struct MappingCompiler {
         if keyAttributes.count < key.count { keyAttributes = [] }
         var relationships: [CompiledRelationship] = []
         let relationshipMappings = Self.effectiveRelationships(
-            of: mapping, entity: entity, model: model, listSeparator: listSeparator)
+            of: mapping, entity: entity, model: model, listSeparator: listSeparator
+        ).filter { $0.key != scope.inverse }
         for (name, relationshipMapping) in relationshipMappings.sorted(by: { $0.key < $1.key }) {
             if let compiled = try compileRelationship(
                 name, relationshipMapping, of: entity, byConvention: mapping.relationships.isEmpty, header: header,
-                path: "\(path).relationships.\(name)")
+                scope: scope.inside(entity), path: "\(path).relationships.\(name)")
             {
                 relationships.append(compiled)
             }
         }
         let keyLookup =
-            keyAttributes.isEmpty ? nil : LookupID(entityIndex: entity.index, slots: keyAttributes.map(\.slot))
+            keyAttributes.isEmpty
+            ? nil : LookupID(entityIndex: scope.lookupEntity ?? entity.index, slots: keyAttributes.map(\.slot))
         return CompiledMapping(
             number: number, entity: entity, keyLookup: keyLookup, keyAttributes: keyAttributes,
-            keyIsOptional: mapping.key == nil, attributes: attributes, relationships: relationships,
+            keyIsOptional: scope.key != nil || mapping.key == nil, attributes: attributes, relationships: relationships,
             onConflict: mapping.onConflict)
     }
 
@@ -115,9 +119,9 @@ struct MappingCompiler {
         guard mapping.attributes == nil, mapping.relationships.isEmpty else { return mapping.relationships }
         var result: [String: RelationshipMapping] = [:]
         for relationship in entity.relationships where !relationship.isTransient {
-            guard let match = PlanConventions.usableMatch(for: relationship, model: model) else { continue }
+            guard PlanConventions.usableMatch(for: relationship, model: model) != nil else { continue }
             result[relationship.name] = RelationshipMapping(
-                match: match, missing: relationship.isToMany ? .ignore : .create,
+                missing: relationship.isToMany ? .ignore : .create,
                 split: relationship.isToMany ? listSeparator : nil, members: relationship.isOrdered ? .replace : .add)
         }
         return result
@@ -177,7 +181,7 @@ struct MappingCompiler {
     /// (its fields are not in the header: noted).
     private func compileRelationship(
         _ name: String, _ mapping: RelationshipMapping, of entity: ModelEntity, byConvention: Bool,
-        header: SourceHeader?, path: String
+        header: SourceHeader?, scope: NestingScope, path: String
     ) throws(PlanErrors) -> CompiledRelationship? {
         guard let relationship = entity.relationship(named: name) else {
             throw fail(path, "'\(name)' is not a relationship of \(entity.name)")
@@ -189,7 +193,8 @@ struct MappingCompiler {
         }
         let destination = model.destination(of: relationship)
         if let nested = mapping.nested {
-            let compiled = try compile(nested.mapping, path: path + ".nested")
+            let compiled = try compile(
+                nested.mapping, path: path + ".nested", scope: NestingScope(holdsRecords: scope.holdsRecords))
             guard compiled.entity.isKind(of: destination) else {
                 throw fail(path + ".nested.entity", "\(compiled.entity.name) is not a \(destination.name)")
             }
@@ -216,12 +221,71 @@ struct MappingCompiler {
                 throw fail(path + ".match", "\(error)")
             }
         }
+        let number = numbers.nextRelationship()
+        let nestsData =
+            scope.holdsRecords && mapping.match == nil && mapping.split == nil && match.count == 1
+            && !scope.enclosing.contains(destination.index) && scope.enclosing.count < NestingScope.maximumDepth
         return CompiledRelationship(
-            id: path, number: numbers.nextRelationship(), relationship: relationship, fields: fields,
+            id: path, number: number, relationship: relationship, fields: fields,
             source: .reference(
                 lookup: LookupID(entityIndex: destination.index, slots: slots), coercers: coercers, matchNames: match,
                 missing: mapping.missing, split: mapping.split),
-            members: mapping.members)
+            members: mapping.members,
+            dataNesting: nestsData ? try dataNesting(of: relationship, key: match, scope: scope, path: path) : nil)
+    }
+
+    /// The mappings of records that `relationship`'s field may hold instead of keys: every
+    /// stored attribute by convention, keyed (optionally) by the reference's `key`, the
+    /// relationships by convention but the inverse; one per concrete destination entity.
+    private func dataNesting(of relationship: ModelRelationship, key: [String], scope: NestingScope, path: String)
+        throws(PlanErrors) -> DataNesting
+    {
+        let destination = model.destination(of: relationship)
+        let typeField = relationship.declaration.userInfo[PlanConventions.relationshipType].flatMap {
+            try? FieldPath(parsing: $0)
+        }
+        let concrete = model.entities.filter { $0.isKind(of: destination) && !$0.isAbstract }
+        let kinds =
+            typeField == nil ? concrete.filter { $0.index == destination.index || destination.isAbstract } : concrete
+        let inner = NestingScope(
+            holdsRecords: true, enclosing: scope.enclosing, key: key, lookupEntity: destination.index,
+            inverse: model.inverse(of: relationship)?.name)
+        var mappings: [CompiledMapping] = []
+        for entity in kinds {
+            mappings.append(
+                try compile(RecordMapping(entity: entity.name), path: "\(path)(\(entity.name))", scope: inner))
+        }
+        let defaultMapping =
+            destination.isAbstract
+            ? (mappings.count == 1 ? mappings.first : nil)
+            : mappings.first {
+                $0.entity.index == destination.index
+            }
+        return DataNesting(mappings: mappings, defaultMapping: defaultMapping, typeField: typeField)
+    }
+
+    /// Where a mapping sits among records nested from the data (``DataNesting``).
+    struct NestingScope {
+        /// Whether reference fields may hold records (JSON and XML sources; never CSV rows).
+        var holdsRecords: Bool
+        /// The entities of the records enclosing this one: references to them stay references,
+        /// so that nesting ends.
+        var enclosing: Set<Int> = []
+        /// For records nested from the data: their key (the reference's match; a record without
+        /// it is inserted), its lookup's entity (the relationship's destination), and the
+        /// relationship back to the enclosing record, left out.
+        var key: [String]? = nil
+        var lookupEntity: Int? = nil
+        var inverse: String? = nil
+
+        /// How many records deep data nesting goes (a deeper record's reference fields hold keys
+        /// only): mappings are compiled ahead for every path, so the depth bounds their number.
+        static let maximumDepth = 3
+
+        /// The scope of `entity`'s relationships' records.
+        func inside(_ entity: ModelEntity) -> NestingScope {
+            NestingScope(holdsRecords: holdsRecords, enclosing: enclosing.union([entity.index]))
+        }
     }
 
     /// Notes that convention mapping leaves the property at `path` out: the header has none of `candidates`.

@@ -45,10 +45,11 @@ struct PlanMappings: Sendable {
         var sources: [CompiledMapping] = []
         for (index, source) in plan.sources.enumerated() {
             let format = source.format ?? RecordFormat(path: source.file)
-            let separator = format == .csv || format == .tsv ? ";" : nil
+            let tabular = format == .csv || format == .tsv
             sources.append(
                 try compiler.compile(
-                    source.mapping, path: "sources[\(index)]", listSeparator: separator, header: try header(index)))
+                    source.mapping, path: "sources[\(index)]", listSeparator: tabular ? ";" : nil,
+                    header: try header(index), scope: .init(holdsRecords: !tabular)))
         }
         notes = compiler.notes.lines
         var mappings: [CompiledMapping] = []
@@ -59,7 +60,7 @@ struct PlanMappings: Sendable {
             for relationship in mapping.relationships {
                 relationships.append(relationship)
                 owners.append(mapping)
-                if case .nested(let nested) = relationship.source { collect(nested) }
+                relationship.nestedMappings.forEach(collect)
             }
         }
         sources.forEach(collect)

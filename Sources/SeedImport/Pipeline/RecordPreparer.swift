@@ -63,6 +63,27 @@ struct RecordPreparer {
             guard let value = record[first: relationship.fields] else { continue }
             switch relationship.source {
             case .reference(_, let coercers, let matchNames, _, let split):
+                if let nesting = relationship.dataNesting, let records = dataRecords(value) {
+                    let mappings = try records.map { nestedRecord throws(RecordError) in
+                        guard let nestedMapping = nesting.mapping(for: nestedRecord) else {
+                            throw RecordError(
+                                position: nestedRecord.position, field: relationship.field.text,
+                                message: "the nested record names no entity that \(mapping.entity.name)."
+                                    + "\(relationship.relationship.name) can hold")
+                        }
+                        return nestedMapping
+                    }
+                    groups.append(
+                        try group(
+                            records, mappings: mappings, of: relationship, owner: mapping, value: value, in: &batch))
+                    continue
+                }
+                if value.kind == .null && relationship.relationship.isToMany {
+                    // JSON null empties a to-many (a to-one is cleared by a reference without keys).
+                    groups.append(
+                        try group([], mappings: [], of: relationship, owner: mapping, value: value, in: &batch))
+                    continue
+                }
                 let firstKey = Int32(batch.keys.count)
                 try appendKeys(
                     value, coercers: coercers, matchNames: matchNames, split: split, field: relationship.field.text,
@@ -81,22 +102,10 @@ struct RecordPreparer {
                         place: value.place))
             case .nested(let nestedMapping):
                 let records = nestedRecords(value)
-                if !relationship.relationship.isToMany && records.count > 1 {
-                    throw RecordError(
-                        position: value.position, field: relationship.field.text,
-                        message:
-                            "\(mapping.entity.name).\(relationship.relationship.name) is a to-one relationship but the field holds \(records.count) records"
-                    )
-                }
-                var children: [Int32] = []
-                for nestedRecord in records {
-                    children.append(try prepare(nestedRecord, mapping: nestedMapping, in: &batch))
-                }
                 groups.append(
-                    NestedGroup(
-                        relationship: Int32(relationship.number), firstChild: Int32(batch.children.count),
-                        childCount: Int32(children.count)))
-                batch.children.append(contentsOf: children)
+                    try group(
+                        records, mappings: records.map { _ in nestedMapping }, of: relationship, owner: mapping,
+                        value: value, in: &batch))
             }
         }
         batch.entries[Int(entryIndex)].firstReference = Int32(batch.references.count)
@@ -251,6 +260,41 @@ struct RecordPreparer {
             parts.append(batch.flat(value))
         }
         return parts
+    }
+
+    /// The group of `records` nested under `relationship` (each prepared for its mapping); an
+    /// empty group for JSON null on a to-many empties it.
+    private func group(
+        _ records: [SourceRecord], mappings: [CompiledMapping], of relationship: CompiledRelationship,
+        owner: CompiledMapping, value: FieldValue, in batch: inout PreparedBatch
+    ) throws(RecordError) -> NestedGroup {
+        if !relationship.relationship.isToMany && records.count > 1 {
+            throw RecordError(
+                position: value.position, field: relationship.field.text,
+                message:
+                    "\(owner.entity.name).\(relationship.relationship.name) is a to-one relationship but the field holds \(records.count) records"
+            )
+        }
+        var children: [Int32] = []
+        for (nestedRecord, nestedMapping) in zip(records, mappings) {
+            children.append(try prepare(nestedRecord, mapping: nestedMapping, in: &batch))
+        }
+        defer { batch.children.append(contentsOf: children) }
+        return NestedGroup(
+            relationship: Int32(relationship.number), firstChild: Int32(batch.children.count),
+            childCount: Int32(children.count), empties: value.kind == .null && relationship.relationship.isToMany)
+    }
+
+    /// The records a reference field holds instead of keys: a JSON object (an XML element with
+    /// children or attributes), or a list of them; nil for keys.
+    private func dataRecords(_ value: FieldValue) -> [SourceRecord]? {
+        switch value.kind {
+        case .record: value.record.map { [$0] }
+        case .list:
+            value.elements.allSatisfy { $0.kind == .record } && !value.elements.isEmpty
+                ? value.elements.compactMap(\.record) : nil
+        default: nil
+        }
     }
 
     private func nestedRecords(_ value: FieldValue) -> [SourceRecord] {

@@ -25,6 +25,9 @@ public enum PlanConventions {
     /// The relationship (or destination entity) `userInfo` key naming the destination attribute
     /// that references match; on an entity, also its import key.
     public static let relatedByAttribute = "relatedByAttribute"
+    /// The relationship `userInfo` key naming the field of a nested record that holds its entity's
+    /// name (a concrete sub-entity of the destination).
+    public static let relationshipType = "type"
     /// The date attribute `userInfo` key giving its text's pattern (Unicode date patterns, as
     /// Apple's date formatter reads them), or `UnixTime` for seconds since 1970.
     public static let dateFormat = "dateFormat"
@@ -108,13 +111,13 @@ public enum PlanConventions {
         mapping.key ?? conventionalKey(of: entity, model: model).map { [$0] }
     }
 
-    /// The key the model gives `entity` (MagicalRecord's primary key): the `relatedByAttribute`
-    /// of the entity (or its nearest ancestor that has one), when it names an attribute of the
-    /// entity that can identify objects. Records without a value for it are inserted.
+    /// The key the model gives `entity` (MagicalRecord's primary attribute): the
+    /// `relatedByAttribute` of the entity (or its nearest ancestor that has one), else its
+    /// attribute ``defaultIdentifier(of:)`` (`personID` for `Person`), when that is an attribute
+    /// of the entity that can identify objects. Records without a value for it are inserted.
     public static func conventionalKey(of entity: ModelEntity, model: ObjectModel) -> String? {
-        guard let (name, _) = declaredKey(of: entity, model: model), let attribute = entity.attribute(named: name),
-            identifies(attribute)
-        else { return nil }
+        let name = declaredKey(of: entity, model: model)?.name ?? defaultIdentifier(of: entity)
+        guard let attribute = entity.attribute(named: name), identifies(attribute) else { return nil }
         return name
     }
 
