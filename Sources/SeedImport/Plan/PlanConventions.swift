@@ -162,7 +162,7 @@ public enum PlanConventions {
         }
         let identifier = defaultIdentifier(of: destination)
         if destination.attribute(named: identifier) != nil {
-            return ([identifier], "the default \(identifier)")
+            return ([identifier], identifier)
         }
         let singles = Set(destination.uniqueConstraints.filter { $0.count == 1 }.flatMap { $0 })
         if singles.count == 1, let name = singles.first {
