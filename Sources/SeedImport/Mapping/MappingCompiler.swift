@@ -63,8 +63,9 @@ struct MappingCompiler {
                 throw fail("\(path).attributes.\(name)", "'\(name)' is not an attribute of \(entity.name)")
             }
             if let compiled = try compileAttribute(
-                attribute, attributeMapping, byConvention: byConvention, header: header,
-                path: "\(path).attributes.\(name)")
+                attribute, attributeMapping,
+                fields: PlanConventions.fields(for: attribute, mapping: mapping.attributes?[name]),
+                byConvention: byConvention, header: header, path: "\(path).attributes.\(name)")
             {
                 attributes.append(compiled)
             }
@@ -78,7 +79,7 @@ struct MappingCompiler {
             if let mapped = attributes.first(where: { $0.slot == attribute.index }) {
                 keyAttributes.append(mapped)
             } else if let implicit = try compileAttribute(
-                attribute, AttributeMapping(field: PlanConventions.field(for: attribute)),
+                attribute, AttributeMapping(), fields: PlanConventions.fields(for: attribute, mapping: nil),
                 byConvention: mapping.key == nil, header: header, path: "\(path).key")
             {
                 attributes.append(implicit)
@@ -145,11 +146,12 @@ struct MappingCompiler {
         return paths.first(where: header.has).map { [$0] } ?? (byConvention ? nil : [paths[0]])
     }
 
-    /// `attribute` compiled under `mapping`; nil when convention mapping leaves it out (its
+    /// `attribute` compiled under `mapping`, read from the first of `candidates` a record has;
+    /// nil when convention mapping leaves it out (its
     /// fields are not in the header, or no codec can build its values: noted once).
     private func compileAttribute(
-        _ attribute: ModelAttribute, _ mapping: AttributeMapping, byConvention: Bool, header: SourceHeader?,
-        path: String
+        _ attribute: ModelAttribute, _ mapping: AttributeMapping, fields candidates: [String], byConvention: Bool,
+        header: SourceHeader?, path: String
     ) throws(PlanErrors) -> CompiledAttribute? {
         let coercer: ValueCoercer
         do {
@@ -168,7 +170,6 @@ struct MappingCompiler {
                 throw fail(path + ".value", "\(error)")
             }
         }
-        let candidates = [mapping.field ?? attribute.name] + mapping.fallbackFields
         guard let fields = try fieldPaths(candidates, byConvention: byConvention, header: header, path: path) else {
             noteNotMapped(path, candidates, header: header)
             return nil

@@ -27,7 +27,7 @@ extension ImportPlan {
         }
         for (name, relationship) in mapping.relationships.sorted(by: { $0.key < $1.key }) {
             lines.append(
-                "\(prefix)relationship \(name) \(relationship.field ?? "-") \(relationship.match ?? []) "
+                "\(prefix)relationship \(name) \(relationship.field ?? name) \(relationship.match ?? []) "
                     + "\(relationship.missing.rawValue) \(relationship.split ?? "-") \(relationship.members.rawValue)")
             if let nested = relationship.nested {
                 lines += canonical(nested.mapping, prefix: prefix + "  ")

@@ -7,9 +7,6 @@
 public struct AttributeMapping: Sendable, Hashable {
     /// The field path in the record (see docs/PlanFormat.md).
     public var field: String?
-    /// Field paths tried in turn when `field` is absent from a record (the model's
-    /// `mappedKeyName.1` … `mappedKeyName.9`, filled in by ``PlanConventions``; a plan file cannot write them).
-    public var fallbackFields: [String] = []
     /// A constant value (text, coerced like a field's value) instead of a field.
     public var value: String?
     /// The value used when the field is missing or null.

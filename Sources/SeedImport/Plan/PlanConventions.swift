@@ -54,6 +54,14 @@ public enum PlanConventions {
         fields(userInfo: attribute.declaration.userInfo, name: attribute.name)[0]
     }
 
+    /// The fields an attribute is read from, in the order tried: the plan's `field` (none for a
+    /// constant `value`), else ``fields(userInfo:name:)`` of the attribute.
+    public static func fields(for attribute: ModelAttribute, mapping: AttributeMapping?) -> [String] {
+        if let field = mapping?.field { return [field] }
+        if mapping?.value != nil { return [] }
+        return fields(userInfo: attribute.declaration.userInfo, name: attribute.name)
+    }
+
     /// The fields a relationship's keys or nested records are read from, in the order tried: the
     /// mapping's `field`, else ``fields(userInfo:name:)`` of the relationship.
     public static func fields(for relationship: ModelRelationship, mapping: RelationshipMapping?) -> [String] {
@@ -80,9 +88,7 @@ public enum PlanConventions {
             if let modelAttribute = entity.attribute(named: entry.key) {
                 let userInfo = modelAttribute.declaration.userInfo
                 if attribute.field == nil, attribute.value == nil {
-                    let fields = fields(userInfo: userInfo, name: modelAttribute.name)
-                    attribute.field = fields[0]
-                    attribute.fallbackFields = Array(fields.dropFirst())
+                    attribute.field = fields(userInfo: userInfo, name: modelAttribute.name)[0]
                 }
                 if modelAttribute.type == .date, attribute.dateFormat == nil, let format = userInfo[dateFormat] {
                     attribute.dateFormat = format == unixTime ? "epoch" : format
