@@ -44,9 +44,10 @@ struct MappingCompiler {
     /// Compiles `mapping`; `path` names it in errors (`sources[0]`). `listSeparator` is how a
     /// text field lists several keys (`;` for CSV) when relationships are mapped by convention.
     /// `header` says which top-level fields a tabular source has (nil: any field may occur, as in
-    /// JSON and XML records): a conventional field it lacks is left unmapped (noted), a field the
-    /// plan names that it lacks is an error, found before anything is written. `scope` says
-    /// whether reference fields may hold records, and how a mapping of such records differs.
+    /// JSON and XML records): a property convention mapping would read from fields it lacks is
+    /// left out (noted) before anything is written; a field the plan names is kept, for the
+    /// reader to refuse with the header's position. `scope` says whether reference fields may
+    /// hold records, and how a mapping of such records differs.
     func compile(
         _ mapping: RecordMapping, path: String, listSeparator: String? = nil, header: SourceHeader? = nil,
         scope: NestingScope = NestingScope(holdsRecords: false)
@@ -79,7 +80,8 @@ struct MappingCompiler {
             if let mapped = attributes.first(where: { $0.slot == attribute.index }) {
                 keyAttributes.append(mapped)
             } else if let implicit = try compileAttribute(
-                attribute, AttributeMapping(), fields: PlanConventions.fields(for: attribute, mapping: nil),
+                attribute, PlanConventions.completed(AttributeMapping(), of: attribute),
+                fields: PlanConventions.fields(for: attribute, mapping: nil),
                 byConvention: mapping.key == nil, header: header, path: "\(path).key")
             {
                 attributes.append(implicit)

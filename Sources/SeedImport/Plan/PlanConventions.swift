@@ -86,18 +86,26 @@ public enum PlanConventions {
         return given.reduce(into: [:]) { result, entry in
             var attribute = entry.value
             if let modelAttribute = entity.attribute(named: entry.key) {
-                let userInfo = modelAttribute.declaration.userInfo
-                if attribute.field == nil, attribute.value == nil {
-                    attribute.field = fields(userInfo: userInfo, name: modelAttribute.name)[0]
-                }
-                if modelAttribute.type == .date, attribute.dateFormat == nil, let format = userInfo[dateFormat] {
-                    attribute.dateFormat = format == unixTime ? "epoch" : format
-                }
+                attribute = completed(attribute, of: modelAttribute)
             } else if attribute.field == nil, attribute.value == nil {
                 attribute.field = entry.key
             }
             result[entry.key] = attribute
         }
+    }
+
+    /// `mapping` completed by the model: the conventional field when it gives neither `field` nor
+    /// `value`, and a date attribute's `dateFormat` userInfo when it gives no `date:`.
+    public static func completed(_ mapping: AttributeMapping, of attribute: ModelAttribute) -> AttributeMapping {
+        var mapping = mapping
+        let userInfo = attribute.declaration.userInfo
+        if mapping.field == nil, mapping.value == nil {
+            mapping.field = fields(userInfo: userInfo, name: attribute.name)[0]
+        }
+        if attribute.type == .date, mapping.dateFormat == nil, let format = userInfo[dateFormat] {
+            mapping.dateFormat = format == unixTime ? "epoch" : format
+        }
+        return mapping
     }
 
     /// ``effectiveAttributes(of:entity:)`` for the mapping's entity in `model`.
