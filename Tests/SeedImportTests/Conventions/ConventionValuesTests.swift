@@ -2,6 +2,7 @@
 // dateFormat userInfo, UnixTime, JSON numbers as seconds since 1970, MagicalRecord's default
 // format, and an attribute whose value class no codec builds.
 import Foundation
+import GraphStore
 import Testing
 
 @testable import SeedImport
@@ -37,5 +38,30 @@ import Testing
                 "1|1815-12-10T00:00:00|1700000000.0|2026-11-22T10:15:00|-",
                 "2|1970-01-01T00:00:00|1700000000.5|2026-11-22T10:15:00|-",
             ])
+    }
+
+    /// Listed in the plan, such an attribute imports once a codec is registered under its
+    /// transformer's name.
+    @Test func explicitMappingGivesTheValueClassACodec() async throws {
+        TransformableCodecs.shared.register(DataTransformableCodec(), as: "ConventionTestSwatch")
+        let fixture = try ConventionFixture.folder(
+            files: ["people.json": #"[{"personID": 1, "colour": "/wAA"}]"#], sources: [("people.json", "Person")])
+        try fixture.write(
+            "People.yaml",
+            ConventionFixture.model.replacingOccurrences(
+                of: "transformer: UIColorValueTransformer", with: "transformer: ConventionTestSwatch"))
+        try fixture.write(
+            "plan.yaml",
+            """
+            model: People.yaml
+            store: People.sqlite
+            sources:
+              - file: people.json
+                entity: Person
+                attributes: {personID: , favouriteColour: colour}
+            """)
+        let report = try await fixture.run("plan.yaml")
+        #expect(report.notes.isEmpty)
+        #expect(try ConventionFixture.rows(fixture, "SELECT hex(favouriteColour) FROM Person") == ["FF0000"])
     }
 }
