@@ -286,15 +286,20 @@ struct RecordPreparer {
     }
 
     /// The records a reference field holds instead of keys: a JSON object (an XML element with
-    /// children or attributes), or a list of them; nil for keys.
+    /// children or attributes but no text of its own), or a list of them; nil for keys.
     private func dataRecords(_ value: FieldValue) -> [SourceRecord]? {
         switch value.kind {
-        case .record: value.record.map { [$0] }
+        case .record: isRecordOnly(value) ? value.record.map { [$0] } : nil
         case .list:
-            value.elements.allSatisfy { $0.kind == .record } && !value.elements.isEmpty
+            !value.elements.isEmpty && value.elements.allSatisfy(isRecordOnly)
                 ? value.elements.compactMap(\.record) : nil
         default: nil
         }
+    }
+
+    /// Whether `value` is a record without text of its own (`<unit code="kg">kg</unit>` is a key).
+    private func isRecordOnly(_ value: FieldValue) -> Bool {
+        value.kind == .record && value.withUTF8 { WhiteSpace.trimming($0).isEmpty }
     }
 
     private func nestedRecords(_ value: FieldValue) -> [SourceRecord] {
