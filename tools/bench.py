@@ -916,7 +916,8 @@ def main() -> None:
         load_before = os.getloadavg()[0]
         suite = Suite(tools, ensure_data(args.n, args.seed), args.n, args.runs, args.timeout, work, floor)
         steps = {"reader": suite.readers, "import": suite.imports, "reimport": suite.reimport,
-                 "copy": suite.copies, "first-launch": lambda: suite.first_launch(args.clone_dir)}
+                 "copy": suite.copies, "first-launch": lambda: suite.first_launch(args.clone_dir),
+                 "migrate": suite.migration}
         for group in GROUPS:
             if group in groups:
                 steps[group]()

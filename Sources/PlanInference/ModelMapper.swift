@@ -194,7 +194,8 @@ struct ModelMapper {
             missing: stubbable ? nil : "reject", comment: comment)
     }
 
-    /// The key: the entity's first unique constraint whose attributes are all mapped, else a guess.
+    /// The key: the entity's first unique constraint whose attributes are all mapped, else a
+    /// guess, else (left out of the plan) the model's key by convention, if it has one.
     private func setKey(
         of mapping: inout DraftMapping, entity: ModelEntity, fields: [FieldSample], sample: SourceSample
     ) {
@@ -214,6 +215,10 @@ struct ModelMapper {
         if let (key, comment) = FieldGuesses.key(among: candidates, entity: entity.name, sampled: sample.recordCount) {
             mapping.key = [key]
             mapping.keyComment = comment
+        } else if let key = PlanConventions.conventionalKey(of: entity, model: model), mapped.contains(key) {
+            mapping.keyComment =
+                "no key: the model's \(key) is the key (docs/PlanFormat.md, \"Conventions from the model\"), "
+                + "so a record repeating a \(key) updates the object"
         } else {
             mapping.keyComment = FieldGuesses.noKeyComment
         }

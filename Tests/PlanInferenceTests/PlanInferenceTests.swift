@@ -35,7 +35,8 @@ import TestSupport
             counts: ["Item": 5, "ShoppingList": 2, "Unit": 3, "Location": 3, "Tag": 3]),
         Sample(
             files: ["SeedData/GroceryDude/DefaultData.xml"], model: "SeedData/GroceryDude/GroceryDude.xcdatamodeld",
-            counts: ["Item": 15, "Unit": 8, "LocationAtHome": 5, "LocationAtShop": 7]),
+            // Item's relatedByAttribute (name) is its key by convention: the second "Apples" updates the first.
+            counts: ["Item": 14, "Unit": 8, "LocationAtHome": 5, "LocationAtShop": 7]),
         Sample(
             files: ["SeedData/Quakes/feed.json"], model: "SeedData/Quakes/QuakesModel.yaml", entity: "Quake",
             counts: ["Quake": 4, "Network": 3]),
@@ -192,6 +193,13 @@ import TestSupport
         try "day\n01/02/2026\n03/04/2026\n".write(to: ambiguous, atomically: true, encoding: .utf8)
         let days = try #require(try PlanInference(files: [ambiguous.path], folder: folder.path).run().model)
         #expect(days.contains("      day: date  # the sample also reads as MM/dd/yyyy: check the format\n"))
+    }
+
+    @Test func aModelKeyByConventionIsNamedInTheComment() throws {
+        let (_, result) = try Self.draft(
+            [Self.path("SeedData/GroceryDude/DefaultData.xml")],
+            model: Self.path("SeedData/GroceryDude/GroceryDude.xcdatamodeld"))
+        #expect(result.plan.contains("    # no key: the model's name is the key (docs/PlanFormat.md"))
     }
 
     @Test func sourcesWithoutAUniqueFieldHaveNoKey() throws {

@@ -1,6 +1,7 @@
-// `seedkit plan infer` and `seedkit plan schema` (docs/CLI.md): a draft written next to the samples
-// passes `seedkit import --dry-run` and imports; existing drafts are kept unless --force; what does
-// not fit is an error; the schema printed is the committed file's bytes.
+// `seedkit plan infer`, `plan explain` and `plan schema` (docs/CLI.md): a draft written next to the
+// samples passes `seedkit import --dry-run` and imports; existing drafts are kept unless --force;
+// what does not fit is an error; explain prints each source's mapping and fails as import would
+// on a plan that does not validate; the schema printed is the committed file's bytes.
 import Foundation
 import Testing
 
@@ -43,6 +44,22 @@ import Testing
             try String(contentsOfFile: folder + "/Mapped/plan.yaml", encoding: .utf8).contains(
                 "\nmodel: ../Catalog.yaml\n"))
         #expect(try CLIProcess.run(["import", "Mapped/plan.yaml", "--dry-run", "--quiet"], in: folder).status == 0)
+    }
+
+    @Test func explainPrintsTheMappingOrFailsLikeImport() throws {
+        let folder = try ExitCodeTests.sampleFolder()
+        let explained = try CLIProcess.run(["plan", "explain", "catalog-csv.yaml"], in: folder)
+        #expect(explained.status == 0, "\(explained.stderr)")
+        #expect(explained.stdout.hasPrefix("sources[0] items.csv → Item\n  key: sku (plan)\n"))
+        #expect(
+            explained.stdout.contains(
+                "\n  tags ← tags (plan); match name (plan); missing: create; split \";\"; members: add\n"))
+        #expect(!FileManager.default.fileExists(atPath: folder + "/Catalog.sqlite"))
+        try "model: Catalog.yaml\nsources:\n  - {file: items.csv, entity: Itme}\n".write(
+            toFile: folder + "/bad.yaml", atomically: true, encoding: .utf8)
+        let bad = try CLIProcess.run(["plan", "explain", "bad.yaml"], in: folder)
+        #expect(bad.status == 1)
+        #expect(bad.stderr.contains("(sources[0].entity): unknown entity 'Itme'; did you mean 'Item'?"))
     }
 
     @Test func requestsThatDoNotFitAreErrors() throws {

@@ -83,7 +83,7 @@ enum CoercionTarget: Sendable {
         case .boolean(let words):
             return .boolean(try words.value(of: bytes, isJSONBoolean: kind == .bool))
         case .date(let format):
-            return .date(try format.date(from: bytes))
+            return .date(try format.date(from: bytes, kind: kind))
         case .binary(let encoding):
             return .binary(try encoding.decode(bytes))
         case .uuid:

@@ -3,10 +3,12 @@
 // the store's export writes) covers; patterns and ISO 8601 text have four-digit years by construction.
 import Foundation
 import GraphStore
+import RecordReaders
 
 /// A date format: ISO 8601, seconds or milliseconds since 1970, or a pattern.
 enum DateFormat: Sendable {
-    /// `yyyy-MM-dd`, `yyyy-MM-ddTHH:mm[:ss[.fraction]]` with `Z` or `±HH[:]MM` (UTC when absent).
+    /// `yyyy-MM-dd`, `yyyy-MM-ddTHH:mm[:ss[.fraction]]` with `Z` or `±HH[:]MM` (UTC when absent);
+    /// also MagicalRecord's default `yyyy-MM-dd'T'HH:mm:ssz` (`2026-11-22T10:15:00GMT`).
     case iso8601
     /// Seconds since 1970-01-01T00:00:00Z, fraction and exponent allowed.
     case epochSeconds
@@ -38,11 +40,18 @@ enum DateFormat: Sendable {
         }
     }
 
-    /// The date written in `bytes`.
-    func date(from bytes: UnsafeBufferPointer<UInt8>) throws(CoercionProblem) -> Date {
+    /// MagicalRecord's default pattern, which ISO 8601 text falls back to.
+    private static let magicalRecordDefault = try? DatePattern(parsing: "yyyy-MM-dd'T'HH:mm:ssz")
+
+    /// The date written in `bytes`; `kind` `.number` (a JSON number) is seconds since 1970
+    /// unless the format is `epoch-ms`.
+    func date(from bytes: UnsafeBufferPointer<UInt8>, kind: ValueKind) throws(CoercionProblem) -> Date {
         switch self {
+        case .iso8601 where kind == .number, .pattern where kind == .number:
+            return try Self.epochSeconds.date(from: bytes, kind: .text)
         case .iso8601:
-            guard let date = ISO8601Text.date(fromUTF8: UnsafeRawBufferPointer(bytes)) else { throw .syntax }
+            if let date = ISO8601Text.date(fromUTF8: UnsafeRawBufferPointer(bytes)) { return date }
+            guard let date = try? Self.magicalRecordDefault?.date(from: bytes) else { throw .syntax }
             return date
         case .epochSeconds:
             return try Self.checked(NumberText.double(in: bytes))

@@ -5,7 +5,7 @@
 import Foundation
 import GraphStore
 
-/// A compiled date pattern (tokens: yyyy yy MM M dd d HH H hh h mm m ss s S… a Z XXX, quoted
+/// A compiled date pattern (tokens: yyyy yy MM M dd d HH H hh h mm m ss s S… a Z XXX z, quoted
 /// literals `'T'`, `''` for a quote; any other non-letter is a literal).
 struct DatePattern: Sendable {
     /// The pattern as written.
@@ -24,6 +24,9 @@ struct DatePattern: Sendable {
         case meridiem
         /// `Z`, or an offset `±HHMM` (`extended`: `±HH:MM`).
         case zone(extended: Bool)
+        /// A zone as Apple's `z` reads it when it is not ambiguous: `GMT` or `UTC` (any case)
+        /// with an optional offset (`GMT+1`, `GMT-08:00`), `Z`, or `±HHMM` / `±HH:MM`.
+        case zoneName
     }
 
     /// A numeric field.
@@ -81,6 +84,8 @@ struct DatePattern: Sendable {
                 index += 2
             case .zone(let extended):
                 parts.offset = try Self.offset(bytes, &index, extended: extended)
+            case .zoneName:
+                parts.offset = try Self.namedOffset(bytes, &index)
             }
         }
         guard index == bytes.count else { throw .syntax }
@@ -89,7 +94,7 @@ struct DatePattern: Sendable {
 
     // MARK: - Compiling
 
-    private static let supportedTokens = "yyyy yy MM M dd d HH H hh h mm m ss s S… a Z XXX"
+    private static let supportedTokens = "yyyy yy MM M dd d HH H hh h mm m ss s S… a Z XXX z"
 
     /// The step of a run of `count` copies of `letter`.
     private static func step(letter: UInt8, count: Int, in text: String) throws(CoercionSetupError) -> Step {
@@ -103,9 +108,10 @@ struct DatePattern: Sendable {
         case (UInt8(ascii: "a"), 1): return .meridiem
         case (UInt8(ascii: "Z"), 1): return .zone(extended: false)
         case (UInt8(ascii: "X"), 3): return .zone(extended: true)
+        case (UInt8(ascii: "z"), 1...4): return .zoneName
         default:
             let token = String(repeating: Character(Unicode.Scalar(letter)), count: count)
-            let known = "yMdHhmsSaZX".utf8.contains(letter)
+            let known = "yMdHhmsSaZXz".utf8.contains(letter)
             throw CoercionSetupError(
                 "\(known ? "unsupported" : "unknown") date pattern token '\(token)' in \(CoercionError.quoted(text))"
                     + " (supported: \(supportedTokens))")
@@ -164,7 +170,7 @@ struct DatePattern: Sendable {
             case .number(.second, _, _): "second"
             case .fraction: "fraction of a second"
             case .meridiem: "AM/PM marker"
-            case .zone: "zone"
+            case .zone, .zoneName: "zone"
             }
         }
         let quoted = CoercionError.quoted(text)
@@ -215,6 +221,33 @@ struct DatePattern: Sendable {
             index += 1
         }
         let minutes = try number(bytes, &index, 2, 2)
+        guard hours < 24, minutes < 60 else {
+            throw .invalid("offset \(padded(hours, 2)):\(padded(minutes, 2)) does not exist")
+        }
+        let seconds = hours * 3600 + minutes * 60
+        return sign == UInt8(ascii: "-") ? -seconds : seconds
+    }
+
+    /// A zone name at `index` (see ``Step/zoneName``), as seconds east of UTC.
+    private static func namedOffset(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int)
+        throws(CoercionProblem) -> Int
+    {
+        let name =
+            index + 3 <= bytes.count ? String(decoding: bytes[index..<index + 3], as: UTF8.self).uppercased() : ""
+        guard name == "GMT" || name == "UTC" else {
+            let extended = index + 3 < bytes.count && bytes[index + 3] == UInt8(ascii: ":")
+            return try offset(bytes, &index, extended: extended)
+        }
+        index += 3
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") else {
+            return 0
+        }
+        let sign = bytes[index]
+        index += 1
+        let hours = try number(bytes, &index, 1, 2)
+        var minutes = 0
+        if index < bytes.count, bytes[index] == UInt8(ascii: ":") { index += 1 }
+        if index < bytes.count, bytes[index] &- UInt8(ascii: "0") < 10 { minutes = try number(bytes, &index, 2, 2) }
         guard hours < 24, minutes < 60 else {
             throw .invalid("offset \(padded(hours, 2)):\(padded(minutes, 2)) does not exist")
         }

@@ -47,6 +47,9 @@ public struct ImportReport: Sendable, Hashable, Encodable {
     public var entities: [String: EntityCounts] = [:]
     /// Every record error (with `skip`), or the one that stopped the run (with `abort`).
     public var errors: [RecordError] = []
+    /// What convention mapping left out, one line each (`sources[0].relationships.tags: not
+    /// mapped (no column named tags …)`, an attribute no codec can build): see docs/PlanFormat.md.
+    public var notes: [String] = []
     /// Records read from all sources.
     public var records = 0
     /// Records refused, of all sources.

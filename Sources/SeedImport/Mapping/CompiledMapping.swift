@@ -14,17 +14,19 @@ final class CompiledAttribute: Sendable {
     let slot: Int
     /// The attribute's name.
     let name: String
-    /// The field path (nil for a constant).
-    let field: FieldPath?
+    /// The field paths, tried in turn until one is in the record (empty for a constant).
+    let fields: [FieldPath]
+    /// The first field path (nil for a constant).
+    var field: FieldPath? { fields.first }
     /// The constant value, already coerced, when the mapping gives `value:`.
     let constant: AttributeValue?
     /// Turns field values into attribute values.
     let coercer: ValueCoercer
 
-    init(slot: Int, name: String, field: FieldPath?, constant: AttributeValue?, coercer: ValueCoercer) {
+    init(slot: Int, name: String, fields: [FieldPath], constant: AttributeValue?, coercer: ValueCoercer) {
         self.slot = slot
         self.name = name
-        self.field = field
+        self.fields = fields
         self.constant = constant
         self.coercer = coercer
     }
@@ -76,6 +78,15 @@ enum KeySplit: Sendable {
             return nil
         }
     }
+
+    /// The split as a plan writes it: the separator, or `PREFIX*SUFFIX`.
+    var planText: String {
+        switch self {
+        case .separator(let bytes): String(decoding: bytes, as: UTF8.self)
+        case .pattern(let prefix, let suffix):
+            String(decoding: prefix, as: UTF8.self) + "*" + String(decoding: suffix, as: UTF8.self)
+        }
+    }
 }
 
 /// How a relationship's destinations are found.
@@ -87,6 +98,24 @@ enum RelationshipSource {
     case nested(CompiledMapping)
 }
 
+/// The records a reference field may hold instead of keys (a JSON object, or array of objects):
+/// imported as records of the destination, matched by the reference's key (docs/PlanFormat.md,
+/// "Conventions from the model").
+struct DataNesting: Sendable {
+    /// The mapping of each concrete entity a nested record may become.
+    let mappings: [CompiledMapping]
+    /// The mapping a record becomes when its data does not name one (nil: it must name one).
+    let defaultMapping: CompiledMapping?
+    /// The field naming a nested record's entity (the relationship's `type` userInfo), if any.
+    let typeField: FieldPath?
+
+    /// The mapping `record` becomes: the entity its type field names, else the default.
+    func mapping(for record: SourceRecord) -> CompiledMapping? {
+        guard let typeField, let name = record[typeField]?.string else { return defaultMapping }
+        return mappings.first { $0.entity.name == name }
+    }
+}
+
 /// One relationship of a compiled mapping (a shared instance: every prepared reference of every
 /// record points to it rather than holding a copy).
 final class CompiledRelationship: Sendable {
@@ -96,10 +125,17 @@ final class CompiledRelationship: Sendable {
     let number: Int
     /// The relationship (its slot is `relationship.index`).
     let relationship: ModelRelationship
-    /// The field path holding keys or nested records.
-    let field: FieldPath
+    /// The field paths holding keys or nested records, tried in turn until one is in the record.
+    let fields: [FieldPath]
+    /// The first field path (for messages).
+    var field: FieldPath { fields[0] }
     /// Where destinations come from.
     let source: RelationshipSource
+    /// The mappings of records nested under this relationship: `nested:`'s, or those of data nesting.
+    var nestedMappings: [CompiledMapping] {
+        if case .nested(let nested) = source { return [nested] }
+        return dataNesting?.mappings ?? []
+    }
     /// Add to or replace the members of a to-many of an existing object.
     let members: MembersPolicy
     /// The destination lookup of a reference (for a nested relationship, its destination with
@@ -107,17 +143,21 @@ final class CompiledRelationship: Sendable {
     let lookup: LookupID
     /// What a reference to a missing destination does (`.ignore` for a nested relationship).
     let missing: MissingPolicy
+    /// For a reference: the records its field may hold instead of keys (nil: keys only).
+    let dataNesting: DataNesting?
 
     init(
-        id: String, number: Int, relationship: ModelRelationship, field: FieldPath, source: RelationshipSource,
-        members: MembersPolicy
+        id: String, number: Int, relationship: ModelRelationship, fields: [FieldPath], source: RelationshipSource,
+        members: MembersPolicy, dataNesting: DataNesting? = nil
     ) {
+        precondition(!fields.isEmpty, "a relationship mapping reads at least one field")
         self.id = id
         self.number = number
         self.relationship = relationship
-        self.field = field
+        self.fields = fields
         self.source = source
         self.members = members
+        self.dataNesting = dataNesting
         switch source {
         case .reference(let lookup, _, _, let missing, _):
             self.lookup = lookup
@@ -139,6 +179,9 @@ final class CompiledMapping: Sendable {
     let keyLookup: LookupID?
     /// The key attributes (a subset of `attributes`, or the run identity alone), in key order.
     let keyAttributes: [CompiledAttribute]
+    /// Whether a record without a key value is inserted rather than refused (a key from the
+    /// model's `relatedByAttribute`, as MagicalRecord does).
+    let keyIsOptional: Bool
     /// Every mapped attribute (key attributes included).
     let attributes: [CompiledAttribute]
     /// Mapped relationships.
@@ -162,13 +205,14 @@ final class CompiledMapping: Sendable {
 
     init(
         number: Int, entity: ModelEntity, keyLookup: LookupID?, keyAttributes: [CompiledAttribute],
-        attributes: [CompiledAttribute], relationships: [CompiledRelationship], onConflict: ConflictPolicy,
-        routes: EntityRoutes? = nil, keyIsUniqueConstraint: Bool = false
+        keyIsOptional: Bool = false, attributes: [CompiledAttribute], relationships: [CompiledRelationship],
+        onConflict: ConflictPolicy, routes: EntityRoutes? = nil, keyIsUniqueConstraint: Bool = false
     ) {
         self.number = number
         self.entity = entity
         self.keyLookup = keyLookup
         self.keyAttributes = keyAttributes
+        self.keyIsOptional = keyIsOptional
         self.attributes = attributes
         self.relationships = relationships
         self.onConflict = onConflict
@@ -185,12 +229,12 @@ final class CompiledMapping: Sendable {
         keyFlags[position]
     }
 
-    /// Every field path at the top level of this mapping's records (CSV readers resolve them to
-    /// columns): attributes', a run identity key's, relationships'; with routes, the entity field
-    /// and then each routed mapping's.
+    /// Every field path at the top level of this mapping's records, fall-backs included (CSV
+    /// readers resolve them to columns): attributes', a run identity key's, relationships'; with
+    /// routes, the entity field and then each routed mapping's.
     var topLevelFields: [FieldPath] {
         if let routes { return [routes.field] + routes.ordered.flatMap(\.topLevelFields) }
-        return attributes.compactMap(\.field) + [identityKey?.field].compactMap { $0 } + relationships.map(\.field)
+        return attributes.flatMap(\.fields) + (identityKey?.fields ?? []) + relationships.flatMap(\.fields)
     }
 
     /// A copy whose top-level field paths are replaced through `resolved` (same order as ``topLevelFields``).
@@ -199,27 +243,39 @@ final class CompiledMapping: Sendable {
         if let routes {
             return CompiledMapping(
                 number: number, entity: entity, keyLookup: keyLookup, keyAttributes: keyAttributes,
-                attributes: attributes, relationships: relationships, onConflict: onConflict,
-                routes: routes.resolving(&iterator))
+                keyIsOptional: keyIsOptional, attributes: attributes, relationships: relationships,
+                onConflict: onConflict, routes: routes.resolving(&iterator))
         }
-        func resolvingField(of attribute: CompiledAttribute) -> CompiledAttribute {
-            attribute.field == nil
+        func next(_ fields: [FieldPath]) -> [FieldPath] { fields.map { iterator.next() ?? $0 } }
+        func resolvingFields(of attribute: CompiledAttribute) -> CompiledAttribute {
+            attribute.fields.isEmpty
                 ? attribute
                 : CompiledAttribute(
-                    slot: attribute.slot, name: attribute.name, field: iterator.next() ?? attribute.field,
+                    slot: attribute.slot, name: attribute.name, fields: next(attribute.fields),
                     constant: attribute.constant, coercer: attribute.coercer)
         }
-        let attributes = self.attributes.map(resolvingField)
-        let identity = identityKey.map { [resolvingField(of: $0)] } ?? []
+        let attributes = self.attributes.map(resolvingFields)
+        let identity = identityKey.map { [resolvingFields(of: $0)] } ?? []
         let relationships = self.relationships.map { relationship in
             CompiledRelationship(
                 id: relationship.id, number: relationship.number, relationship: relationship.relationship,
-                field: iterator.next() ?? relationship.field,
-                source: relationship.source, members: relationship.members)
+                fields: next(relationship.fields), source: relationship.source, members: relationship.members,
+                dataNesting: relationship.dataNesting)
         }
         let keys = keyAttributes.compactMap { key in (attributes + identity).first { $0.slot == key.slot } }
         return CompiledMapping(
-            number: number, entity: entity, keyLookup: keyLookup, keyAttributes: keys, attributes: attributes,
-            relationships: relationships, onConflict: onConflict, keyIsUniqueConstraint: keyIsUniqueConstraint)
+            number: number, entity: entity, keyLookup: keyLookup, keyAttributes: keys, keyIsOptional: keyIsOptional,
+            attributes: attributes, relationships: relationships, onConflict: onConflict,
+            keyIsUniqueConstraint: keyIsUniqueConstraint)
+    }
+}
+
+extension SourceRecord {
+    /// The value of the first of `fields` the record has.
+    subscript(first fields: [FieldPath]) -> FieldValue? {
+        for field in fields {
+            if let value = self[field] { return value }
+        }
+        return nil
     }
 }

@@ -35,19 +35,30 @@ struct PlanMappings: Sendable {
     /// records keyed by their parent's key) the index cannot say a key is absent: references
     /// by it wait for the store after the load, and records keyed by it are set aside.
     let indexedLookups: [Bool]
+    /// What convention mapping left out, one line each: fields a source's header lacks,
+    /// attributes no codec can build.
+    let notes: [String]
     private let lookupNumbers: [LookupID: Int]
 
-    /// Compiles the mappings of `plan` against `model`.
+    /// Compiles the mappings of `plan` against `model`; `header` gives the header of each source
+    /// (by index) that has one, so that fields are checked against it before anything is written.
     ///
     /// - Throws: ``PlanErrors`` naming the source and key of what does not compile.
-    init(plan: ImportPlan, model: ObjectModel, planFile: String) throws(PlanErrors) {
+    init(
+        plan: ImportPlan, model: ObjectModel, planFile: String,
+        header: (Int) throws(PlanErrors) -> SourceHeader? = { _ in nil }
+    ) throws(PlanErrors) {
         let compiler = MappingCompiler(model: model, planFile: planFile)
         var sources: [CompiledMapping] = []
         for (index, source) in plan.sources.enumerated() {
             let format = source.format ?? RecordFormat(path: source.file)
-            let separator = format == .csv || format == .tsv ? ";" : nil
-            sources.append(try compiler.compile(source.mapping, path: "sources[\(index)]", listSeparator: separator))
+            let tabular = format == .csv || format == .tsv
+            sources.append(
+                try compiler.compile(
+                    source.mapping, path: "sources[\(index)]", listSeparator: tabular ? ";" : nil,
+                    header: try header(index), scope: .init(holdsRecords: !tabular)))
         }
+        notes = compiler.notes.lines
         var mappings: [CompiledMapping] = []
         var relationships: [CompiledRelationship] = []
         var owners: [CompiledMapping] = []
@@ -57,7 +68,7 @@ struct PlanMappings: Sendable {
             for relationship in mapping.relationships {
                 relationships.append(relationship)
                 owners.append(mapping)
-                if case .nested(let nested) = relationship.source { collect(nested) }
+                relationship.nestedMappings.forEach(collect)
             }
         }
         sources.forEach(collect)

@@ -56,7 +56,10 @@ final class ImportRun {
             plan: plan, store: storePath, policy: options.onError ?? plan.onError,
             maxErrors: options.maxErrors ?? plan.maxErrors,
             rejectsPath: options.rejects ?? plan.rejects.map(plan.resolve))
-        let mappings = try PlanMappings(plan: plan, model: model, planFile: planFile)
+        let mappings = try PlanMappings(plan: plan, model: model, planFile: planFile) { index throws(PlanErrors) in
+            try Self.header(of: plan, source: index, planFile: planFile)
+        }
+        tally.note(mappings.notes)
         let files = plan.sources.map { plan.resolve($0.file) }
         let scratch = RunScratch(metadataKeys: [ImportCheckpoint.key]) { connection in
             try StagedReferences.drop(on: connection)
@@ -136,6 +139,10 @@ final class ImportRun {
 
     /// The reader options of the source numbered `index`.
     private func readerOptions(_ index: Int) -> ReaderOptions {
+        Self.readerOptions(of: plan, source: index)
+    }
+
+    private static func readerOptions(of plan: ImportPlan, source index: Int) -> ReaderOptions {
         let source = plan.sources[index]
         var options = ReaderOptions(records: source.records)
         options.csv = source.csv.map(Self.csvOptions)
@@ -143,6 +150,19 @@ final class ImportRun {
     }
 
     /// `mapping` with its fields resolved against the source numbered `index` (a CSV header).
+    /// The header of `plan`'s source `index` when it has one, read before a run writes anything.
+    static func header(of plan: ImportPlan, source index: Int, planFile: String) throws(PlanErrors) -> SourceHeader? {
+        let source = plan.sources[index]
+        let path = plan.resolve(source.file)
+        do {
+            let reader = try RecordReaderFactory.open(
+                .file(path), format: source.format, options: readerOptions(of: plan, source: index))
+            return SourceHeader(reading: reader, format: source.format ?? RecordFormat(path: path))
+        } catch {
+            throw PlanErrors([PlanError(file: planFile, keyPath: "sources[\(index)].file", message: "\(error)")])
+        }
+    }
+
     private func resolvedMapping(_ mapping: CompiledMapping, source index: Int) throws -> CompiledMapping {
         let source = plan.sources[index]
         do {

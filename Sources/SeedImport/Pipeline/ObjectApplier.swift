@@ -110,7 +110,7 @@ struct ObjectApplier {
             for child in nested.objects {
                 if let member = try apply(child, into: &applied) { members.append(member) }
             }
-            try setDestinations(members, of: nested.mapping, on: object)
+            try setDestinations(members, of: nested.mapping, on: object, replacing: nested.empties ? true : nil)
         }
         return object
     }

@@ -30,7 +30,7 @@ extension ImportPlan {
         }
         for (name, relationship) in mapping.relationships.sorted(by: { $0.key < $1.key }) {
             lines.append(
-                "\(prefix)relationship \(name) \(relationship.field) \(relationship.match ?? []) "
+                "\(prefix)relationship \(name) \(relationship.field ?? name) \(relationship.match ?? []) "
                     + "\(relationship.missing.rawValue) \(relationship.split ?? "-") \(relationship.members.rawValue)"
                     + (relationship.nullTokens.map { " null \($0)" } ?? "")
                     + (relationship.splitPattern.map { " pattern \($0)" } ?? ""))

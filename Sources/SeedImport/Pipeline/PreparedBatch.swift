@@ -117,6 +117,9 @@ struct NestedGroup: Sendable {
     /// `children[first ..< first + count]`: entry positions, in source order.
     var firstChild: Int32
     var childCount: Int32
+    /// Whether the group replaces the members of a to-many whatever its members policy (JSON
+    /// null under a to-many: empties it).
+    var empties = false
 }
 
 /// A batch of prepared records.

@@ -31,6 +31,8 @@ struct PreparedNested {
     let mapping: CompiledRelationship
     /// The nested objects, in source order.
     let objects: [PreparedObject]
+    /// Whether they replace the members whatever the members policy (JSON null: none).
+    let empties: Bool
 }
 
 /// A key of a lookup.
@@ -92,7 +94,7 @@ extension PreparedBatch {
                 mapping: mappings.relationships[Int(group.relationship)],
                 objects: children[Int(group.firstChild)..<Int(group.firstChild + group.childCount)].map {
                     object($0, mappings: mappings, file: file, record: nil)
-                })
+                }, empties: group.empties)
         }
         return PreparedObject(
             mapping: mapping, key: entry.key >= 0 ? keyValue(keys[Int(entry.key)]) : nil, values: values,

@@ -38,13 +38,13 @@ struct RecordPreparer {
                 mapping: Int32(mapping.number), values: Int32(firstValue), key: -1, firstReference: 0,
                 referenceCount: 0, firstGroup: 0, groupCount: 0, place: record.place))
         batch.values.append(contentsOf: repeatElement(FlatValue.absent, count: mapping.attributes.count))
-        // Key attributes first, so a missing key is the error a record reports (a unique
-        // constraint guarding a keyless mapping allows nulls, as the store's index does: such a
-        // record has no key).
+        // Key attributes first, so a missing key is the error a record reports — unless the key
+        // comes from the model (such a record is inserted) or is a unique constraint guarding a
+        // keyless mapping (which allows nulls, as the store's index does): such a record has no key.
         var hasKey = !mapping.keyPositions.isEmpty
         for position in mapping.keyPositions {
             let attribute = mapping.attributes[position]
-            if mapping.keyIsUniqueConstraint {
+            if mapping.keyIsOptional || mapping.keyIsUniqueConstraint {
                 let value = try coerce(attribute, in: record, into: &batch)
                 if value.isNil { hasKey = false }
                 batch.values[firstValue + position] = value
@@ -66,9 +66,30 @@ struct RecordPreparer {
         var references: [FlatReference] = []
         var groups: [NestedGroup] = []
         for relationship in mapping.relationships {
-            guard let value = record[relationship.field] else { continue }
+            guard let value = record[first: relationship.fields] else { continue }
             switch relationship.source {
             case .reference(_, let coercers, let matchNames, _, let split):
+                if let nesting = relationship.dataNesting, let records = dataRecords(value) {
+                    let mappings = try records.map { nestedRecord throws(RecordError) in
+                        guard let nestedMapping = nesting.mapping(for: nestedRecord) else {
+                            throw RecordError(
+                                position: nestedRecord.position, field: relationship.field.text,
+                                message: "the nested record names no entity that \(mapping.entity.name)."
+                                    + "\(relationship.relationship.name) can hold")
+                        }
+                        return nestedMapping
+                    }
+                    groups.append(
+                        try group(
+                            records, mappings: mappings, of: relationship, owner: mapping, value: value, in: &batch))
+                    continue
+                }
+                if value.kind == .null && relationship.relationship.isToMany {
+                    // JSON null empties a to-many (a to-one is cleared by a reference without keys).
+                    groups.append(
+                        try group([], mappings: [], of: relationship, owner: mapping, value: value, in: &batch))
+                    continue
+                }
                 let firstKey = Int32(batch.keys.count)
                 try appendKeys(
                     value, coercers: coercers, matchNames: matchNames, split: split, field: relationship.field.text,
@@ -87,22 +108,10 @@ struct RecordPreparer {
                         place: value.place))
             case .nested(let nestedMapping):
                 let records = nestedRecords(value)
-                if !relationship.relationship.isToMany && records.count > 1 {
-                    throw RecordError(
-                        position: value.position, field: relationship.field.text,
-                        message:
-                            "\(mapping.entity.name).\(relationship.relationship.name) is a to-one relationship but the field holds \(records.count) records"
-                    )
-                }
-                var children: [Int32] = []
-                for nestedRecord in records {
-                    children.append(try prepare(nestedRecord, mapping: nestedMapping, in: &batch))
-                }
                 groups.append(
-                    NestedGroup(
-                        relationship: Int32(relationship.number), firstChild: Int32(batch.children.count),
-                        childCount: Int32(children.count)))
-                batch.children.append(contentsOf: children)
+                    try group(
+                        records, mappings: records.map { _ in nestedMapping }, of: relationship, owner: mapping,
+                        value: value, in: &batch))
             }
         }
         batch.entries[Int(entryIndex)].firstReference = Int32(batch.references.count)
@@ -124,7 +133,7 @@ struct RecordPreparer {
         let value = try coerce(attribute, in: record, into: &batch)
         guard !value.isNil else {
             throw RecordError(
-                position: fieldPosition(attribute.field, in: record), field: attribute.field?.text ?? attribute.name,
+                position: fieldPosition(attribute.fields, in: record), field: attribute.field?.text ?? attribute.name,
                 message: "the key attribute \(mapping.entity.name).\(attribute.name) has no value")
         }
         return value
@@ -136,8 +145,7 @@ struct RecordPreparer {
         throws(RecordError) -> FlatValue
     {
         guard let field = attribute.field else { return batch.flat(attribute.constant) }
-        let value = record[field]
-        guard let value else {
+        guard let value = record[first: attribute.fields] else {
             return attribute.coercer.hasDefault ? batch.flat(attribute.coercer.defaultValue) : .absent
         }
         do throws(CoercionError) {
@@ -312,6 +320,46 @@ struct RecordPreparer {
         return parts
     }
 
+    /// The group of `records` nested under `relationship` (each prepared for its mapping); an
+    /// empty group for JSON null on a to-many empties it.
+    private func group(
+        _ records: [SourceRecord], mappings: [CompiledMapping], of relationship: CompiledRelationship,
+        owner: CompiledMapping, value: FieldValue, in batch: inout PreparedBatch
+    ) throws(RecordError) -> NestedGroup {
+        if !relationship.relationship.isToMany && records.count > 1 {
+            throw RecordError(
+                position: value.position, field: relationship.field.text,
+                message:
+                    "\(owner.entity.name).\(relationship.relationship.name) is a to-one relationship but the field holds \(records.count) records"
+            )
+        }
+        var children: [Int32] = []
+        for (nestedRecord, nestedMapping) in zip(records, mappings) {
+            children.append(try prepare(nestedRecord, mapping: nestedMapping, in: &batch))
+        }
+        defer { batch.children.append(contentsOf: children) }
+        return NestedGroup(
+            relationship: Int32(relationship.number), firstChild: Int32(batch.children.count),
+            childCount: Int32(children.count), empties: value.kind == .null && relationship.relationship.isToMany)
+    }
+
+    /// The records a reference field holds instead of keys: a JSON object (an XML element with
+    /// children or attributes but no text of its own), or a list of them; nil for keys.
+    private func dataRecords(_ value: FieldValue) -> [SourceRecord]? {
+        switch value.kind {
+        case .record: isRecordOnly(value) ? value.record.map { [$0] } : nil
+        case .list:
+            !value.elements.isEmpty && value.elements.allSatisfy(isRecordOnly)
+                ? value.elements.compactMap(\.record) : nil
+        default: nil
+        }
+    }
+
+    /// Whether `value` is a record without text of its own (`<unit code="kg">kg</unit>` is a key).
+    private func isRecordOnly(_ value: FieldValue) -> Bool {
+        value.kind == .record && value.withUTF8 { WhiteSpace.trimming($0).isEmpty }
+    }
+
     private func nestedRecords(_ value: FieldValue) -> [SourceRecord] {
         switch value.kind {
         case .list: value.elements.compactMap(\.record)
@@ -320,7 +368,7 @@ struct RecordPreparer {
         }
     }
 
-    private func fieldPosition(_ field: FieldPath?, in record: SourceRecord) -> SourcePosition {
-        field.flatMap { record[$0]?.position } ?? record.position
+    private func fieldPosition(_ fields: [FieldPath], in record: SourceRecord) -> SourcePosition {
+        record[first: fields]?.position ?? record.position
     }
 }

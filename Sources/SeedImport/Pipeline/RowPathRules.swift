@@ -36,6 +36,9 @@ enum RowPathRules {
         entities.insert(mapping.entity.index)
         for compiled in mapping.relationships {
             guard admit(compiled.relationship, layout: layout) else { return false }
+            for nested in compiled.dataNesting?.mappings ?? [] {
+                guard admit(nested, layout: layout, entities: &entities) else { return false }
+            }
             switch compiled.source {
             case .reference(let lookup, _, _, let missing, _):
                 guard !lookup.isRunIdentity else { return false }

@@ -35,6 +35,11 @@ final class RunTally {
     }
 
     /// Counts one record read.
+    /// Adds what convention mapping left out to the report.
+    func note(_ lines: [String]) {
+        report.notes += lines
+    }
+
     func countRecord() {
         report.records += 1
         if let current { report.sources[current].records += 1 }

@@ -32,9 +32,9 @@ struct UnchangedRecords {
     static func applies(to mapping: CompiledMapping, layout: StoreLayout) -> Bool {
         guard let key = mapping.keyLookup, !key.isRunIdentity, mapping.onConflict != .fail else { return false }
         return mapping.relationships.allSatisfy { relationship in
-            guard case .reference(let lookup, _, _, _, _) = relationship.source, !lookup.isRunIdentity else {
-                return false
-            }
+            guard case .reference(let lookup, _, _, _, _) = relationship.source, !lookup.isRunIdentity,
+                relationship.dataNesting == nil
+            else { return false }
             return ImportSQL.linksReadable(relationship.relationship, in: layout)
         }
     }
@@ -55,7 +55,8 @@ struct UnchangedRecords {
         var positions: [KeyValue: Int] = [:]
         var repeated: Set<KeyValue> = []
         for position in records.indices {
-            guard let key = records[position].0.key else { continue }
+            // A record emptying a to-many (JSON null) goes through objects, which decide.
+            guard let key = records[position].0.key, records[position].0.nested.isEmpty else { continue }
             if positions.updateValue(position, forKey: key) != nil { repeated.insert(key) }
         }
         for key in repeated { positions[key] = nil }

@@ -199,21 +199,22 @@ struct PlanFileDecoder {
         var relationships: [String: RelationshipMapping] = [:]
         guard !node.isNull else { return relationships }
         entries(of: node, at: path, allowed: nil) { decoder, name, value, path in
-            relationships[name] = decoder.decodeRelationship(named: name, value, at: path)
+            relationships[name] = decoder.decodeRelationship(value, at: path)
         }
         return relationships
     }
 
-    /// `name: field`, `name:` (field `name`) or `name: {field, match, missing, split, null, members, nested}`.
-    private mutating func decodeRelationship(named name: String, _ node: Node, at path: String) -> RelationshipMapping {
-        var mapping = RelationshipMapping(field: name)
+    /// `name: field`, `name:` (the conventional field) or `name: {field, match, missing, split, null,
+    /// members, nested}`.
+    private mutating func decodeRelationship(_ node: Node, at path: String) -> RelationshipMapping {
+        var mapping = RelationshipMapping()
         switch node {
         case .scalar:
-            mapping.field = text(node, at: path) ?? name
+            mapping.field = text(node, at: path)
         case .mapping:
             entries(of: node, at: path, allowed: PlanFileKeys.relationship) { decoder, key, value, path in
                 switch key {
-                case "field": mapping.field = decoder.text(value, at: path) ?? name
+                case "field": mapping.field = decoder.text(value, at: path)
                 case "match": mapping.match = decoder.textList(value, at: path)
                 case "missing": mapping.missing = decoder.choice(value, at: path) ?? mapping.missing
                 case "split":

@@ -189,13 +189,13 @@ public enum PlanSchema {
               "anyOf": [
                 {
                   "$ref": "#/$defs/text",
-                  "description": "The field holding the destination's key(s); null reads the field named like the relationship."
+                  "description": "The field holding the destination's key(s); null reads the conventional field (mappedKeyName, else the relationship's name)."
                 },
                 {
                   "type": "object",
                   "additionalProperties": false,
                   "properties": {
-                    "field": { "$ref": "#/$defs/text", "description": "The field holding the destination key(s), or the nested record(s)." },
+                    "field": { "$ref": "#/$defs/text", "description": "The field holding the destination key(s), or the nested record(s) (default: mappedKeyName, else the relationship's name)." },
                     "match": { "$ref": "#/$defs/textList", "description": "The destination attribute(s) the field's values match." },
                     "missing": {
                       "enum": ["create", "reject", "ignore", null],

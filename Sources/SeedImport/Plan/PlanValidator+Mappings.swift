@@ -28,6 +28,15 @@ extension PlanCheck {
         let owners = mapping.entityField == nil ? [entity] : entity.kindIndices.map { model.entities[$0] }
         let attributes = PlanConventions.effectiveAttributes(of: mapping, entity: entity)
         checkKey(mapping.key, of: entity, mapped: attributes, at: PlanKeyPath.child(path, "key"))
+        if mapping.key == nil, let (name, owner) = PlanConventions.declaredKey(of: entity, model: model),
+            PlanConventions.conventionalKey(of: entity, model: model) == nil
+        {
+            report(
+                "\(owner)'s relatedByAttribute '\(name)' is not an attribute of \(entity.name) that can identify "
+                    + "objects, so records always insert: give key:, or fix the model",
+                at: PlanKeyPath.child(path, "entity"),
+                severity: .warning)
+        }
         let attributesPath = PlanKeyPath.child(path, "attributes")
         for (name, attributeMapping) in attributes.sorted(by: { $0.key < $1.key }) {
             let attributePath = PlanKeyPath.child(attributesPath, name)
@@ -200,12 +209,15 @@ extension PlanCheck {
     ) {
         func at(_ key: String) -> String { PlanKeyPath.child(path, key) }
         let name = relationship.name
-        if let problem = PlanPathRules.fieldProblem(mapping.field, context: context) {
-            report("field '\(mapping.field)' \(problem)", at: at("field"))
+        let fields = PlanConventions.fields(for: relationship, mapping: mapping)
+        for field in fields {
+            if let problem = PlanPathRules.fieldProblem(field, context: context) {
+                report("field '\(field)' \(problem)", at: at("field"))
+            }
         }
         if !relationship.isToMany {
-            if PlanPathRules.yieldsList(mapping.field) {
-                report("field '\(mapping.field)' yields a list ([*]), but '\(name)' is a to-one", at: at("field"))
+            for field in fields where PlanPathRules.yieldsList(field) {
+                report("field '\(field)' yields a list ([*]), but '\(name)' is a to-one", at: at("field"))
             }
             if mapping.members != .add || given(at("members")) {
                 report("members applies to to-many relationships; '\(name)' is a to-one", at: at("members"))

@@ -25,8 +25,9 @@ public enum MembersPolicy: String, Sendable, Hashable, CaseIterable {
 /// `tags: {field: tags, split: ";", match: name}`, or
 /// `location: {field: location, nested: {entity: Location, key: [aisle], attributes: {...}}}`.
 public struct RelationshipMapping: Sendable, Hashable {
-    /// The field holding the destination key(s) or the nested record(s).
-    public var field: String
+    /// The field holding the destination key(s) or the nested record(s); nil reads the
+    /// conventional fields (the relationship's `mappedKeyName`, else its name: ``PlanConventions``).
+    public var field: String?
     /// The destination attribute(s) the field's values match (by reference).
     public var match: [String]?
     /// What a reference to a missing destination does.
@@ -44,9 +45,9 @@ public struct RelationshipMapping: Sendable, Hashable {
     /// Nested records imported as destination objects.
     public var nested: NestedMapping?
 
-    /// A by-reference mapping from `field` matching `match`.
+    /// A by-reference mapping from `field` (nil: the conventional field) matching `match`.
     public init(
-        field: String, match: [String]? = nil, missing: MissingPolicy = .create, split: String? = nil,
+        field: String? = nil, match: [String]? = nil, missing: MissingPolicy = .create, split: String? = nil,
         members: MembersPolicy = .add, nested: NestedMapping? = nil
     ) {
         self.field = field

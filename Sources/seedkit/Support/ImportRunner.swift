@@ -43,6 +43,7 @@ enum ImportRunner {
         if output.json {
             try JSONOutput.print(report)
         } else if !output.quiet {
+            for note in report.notes { Swift.print("note: \(note)") }
             Swift.print(report.summary)
             for error in report.errors.prefix(20) { Swift.print("rejected: \(error)") }
             let verb = dryRun ? "checked (dry run, nothing written)" : "imported into \(report.store)"

@@ -75,6 +75,22 @@ struct CoercionDatePatternTests: CoercionTesting {
         #expect(failure(coercer, text) == reason)
     }
 
+    @Test(
+        "z reads GMT and UTC with an optional offset, Z, and numeric offsets",
+        arguments: [
+            ("2026-11-22T10:15:00GMT", "2026-11-22T10:15:00Z"), ("2026-11-22T10:15:00utc", "2026-11-22T10:15:00Z"),
+            ("2026-11-22T10:15:00GMT+1", "2026-11-22T09:15:00Z"),
+            ("2026-11-22T10:15:00GMT-08:00", "2026-11-22T18:15:00Z"), ("2026-11-22T10:15:00Z", "2026-11-22T10:15:00Z"),
+            ("2026-11-22T10:15:00+0130", "2026-11-22T08:45:00Z"), ("2026-11-22T10:15:00-02:00", "2026-11-22T12:15:00Z"),
+        ])
+    func zoneNames(text: String, iso: String) throws {
+        let coercer = try makeCoercer(.date) { $0.dateFormat = "yyyy-MM-dd'T'HH:mm:ssz" }
+        #expect(coerced(coercer, text) == .date(try isoDate(iso)))
+        // ISO 8601, the default, falls back to this pattern (MagicalRecord's default).
+        #expect(coerced(try makeCoercer(.date), text) == .date(try isoDate(iso)))
+        #expect(failure(coercer, "2026-11-22T10:15:00PST") != nil)
+    }
+
     @Test("a pattern is UTC unless it has a zone")
     func utcByDefault() throws {
         let coercer = try makeCoercer(.date) { $0.dateFormat = "yyyy-MM-dd HH:mm" }
@@ -108,5 +124,5 @@ struct CoercionDatePatternTests: CoercionTesting {
         #expect(setupFailure(.date) { $0.dateFormat = pattern } == reason)
     }
 
-    private static let tokens = "yyyy yy MM M dd d HH H hh h mm m ss s S… a Z XXX"
+    private static let tokens = "yyyy yy MM M dd d HH H hh h mm m ss s S… a Z XXX z"
 }

@@ -67,7 +67,11 @@ struct CoercionDateTests: CoercionTesting {
     func json() throws {
         let coercer = try makeCoercer(.date)
         #expect(try jsonOutcome(coercer, #""2026-11-22""#).get() == .date(try isoDate("2026-11-22")))
-        #expect(try jsonError(coercer, "1795342500") == "1795342500 is not a date in format iso8601")
+        // A JSON number is seconds since 1970 (as MagicalRecord reads an NSNumber), whatever the pattern.
+        #expect(try jsonOutcome(coercer, "1795342500").get() == .date(Date(timeIntervalSince1970: 1_795_342_500)))
+        let pattern = try makeCoercer(.date) { $0.dateFormat = "dd.MM.yyyy" }
+        #expect(try jsonOutcome(pattern, "1.5").get() == .date(Date(timeIntervalSince1970: 1.5)))
+        #expect(try jsonError(coercer, "true") == "true is not a date in format iso8601")
         #expect(try jsonOutcome(coercer, "null").get() == nil)
     }
 

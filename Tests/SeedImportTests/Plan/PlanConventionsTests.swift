@@ -148,7 +148,8 @@ struct PlanConventionsTests {
         #expect(
             throws: PlanError(
                 keyPath: "relationships.note",
-                message: "cannot tell which attribute of Note 'note' matches (no relatedByAttribute in the model, "
+                message:
+                    "cannot tell which attribute of Note 'note' matches (no relatedByAttribute in the model, no noteID, "
                     + "no single-attribute unique constraint): give match:")
         ) {
             try PlanConventions.effectiveMatch(for: relationship("note"), mapping: nil, model: annotatedModel)
@@ -156,7 +157,8 @@ struct PlanConventionsTests {
         #expect(
             throws: PlanError(
                 keyPath: "relationships.shelf",
-                message: "cannot tell which attribute of Shelf 'shelf' matches (no relatedByAttribute in the model, "
+                message:
+                    "cannot tell which attribute of Shelf 'shelf' matches (no relatedByAttribute in the model, no shelfID, "
                     + "several unique attributes): give match:")
         ) {
             try PlanConventions.effectiveMatch(for: relationship("shelf"), mapping: nil, model: annotatedModel)
@@ -178,7 +180,7 @@ struct PlanConventionsTests {
         #expect(
             file.validate(model: annotatedModel).map(\.description) == [
                 "plan.yaml:8:13 (sources[0].relationships.note): cannot tell which attribute of Note 'note' matches "
-                    + "(no relatedByAttribute in the model, no single-attribute unique constraint): give match:"
+                    + "(no relatedByAttribute in the model, no noteID, no single-attribute unique constraint): give match:"
             ])
     }
 

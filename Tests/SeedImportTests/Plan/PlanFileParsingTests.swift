@@ -230,8 +230,9 @@ struct PlanFileParsingTests {
             source.attributes == ["sku": AttributeMapping(), "name": AttributeMapping(field: "title"), "notes": notes])
         #expect(
             source.relationships == [
-                "unit": RelationshipMapping(field: "unit"), "location": RelationshipMapping(field: "aisle_code"),
-                "tags": RelationshipMapping(field: "tags", match: ["name"]),
+                // Without field: the conventional field (mappedKeyName, else the name), at compile time.
+                "unit": RelationshipMapping(), "location": RelationshipMapping(field: "aisle_code"),
+                "tags": RelationshipMapping(match: ["name"]),
             ])
     }
 
