@@ -193,11 +193,13 @@ let package = Package(
         ),
 
         // What several test targets share: temporary folders, the repository's files, child processes.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["GraphStore"], path: "Tests/TestSupport"),
         .testTarget(name: "GraphStoreTests", dependencies: ["GraphStore", "TestSupport"]),
         .testTarget(
             name: "StoreMigrationTests",
-            dependencies: ["StoreMigration", "GraphStore", "ModelFiles", "DeepCopy", "seedkit-migration-probe"],
+            dependencies: [
+                "StoreMigration", "GraphStore", "ModelFiles", "DeepCopy", "seedkit-migration-probe", "TestSupport",
+            ],
             exclude: ["Fixtures"]
         ),
         .testTarget(
@@ -224,7 +226,8 @@ let package = Package(
         .testTarget(
             name: "SeedKitCLITests",
             dependencies: [
-                "seedkit", "seedkit-fuzz", "GraphStore", "ModelFiles", "SeedImport", "DeepCopy", "StoreMigration", "TestSupport",
+                "seedkit", "seedkit-fuzz", "GraphStore", "ModelFiles", "SeedImport", "DeepCopy", "StoreMigration",
+                "TestSupport",
             ]
         ),
         .testTarget(

@@ -8,69 +8,20 @@ import Foundation
 import GraphStore
 import PropertyLists
 import Testing
+import TestSupport
 
 @Suite struct CoreDataReadWriteTests {
-    static let planted = Date(timeIntervalSince1970: 1_700_000_000.5)
-    static let photo = Data([0, 1, 2, 0xFF, 0x01, 0x02])
+    static let planted = GardenModel.planted
+    static let photo = GardenModel.photo
 
-    /// Bed ⟶ ordered plants ⟷ Plant.bed; Plant (price: Decimal, code: UUID, photo: external
-    /// binary) with its sub-entity Herb; Plant.favorite → Plant without inverse (a to-one to an
-    /// entity with sub-entities); Label.plants ⟷ Plant.labels, both ordered.
+    /// The garden model (TestSupport's GardenModel) with an external binary photo.
     static func model() throws -> ObjectModel {
-        try ModelBuilder("Garden")
-            .entity("Bed") { bed in
-                bed.attribute("name", .string, optional: false)
-                bed.attribute("planted", .date)
-                bed.toMany("plants", "Plant", inverse: "bed", ordered: true)
-                bed.unique("name")
-            }
-            .entity("Plant") { plant in
-                plant.attribute("name", .string, optional: false)
-                plant.attribute("price", .decimal)
-                plant.attribute("code", .uuid)
-                plant.attribute("photo", .binary, externalStorage: true)
-                plant.toOne("bed", "Bed", inverse: "plants")
-                plant.toOne("favorite", "Plant")
-                plant.toMany("labels", "Label", inverse: "plants", ordered: true)
-                plant.unique("name")
-            }
-            .entity("Herb", parent: "Plant") { $0.attribute("aroma", .string) }
-            .entity("Label") { label in
-                label.attribute("text", .string, optional: false)
-                label.toMany("plants", "Plant", inverse: "labels", ordered: true)
-                label.unique("text")
-            }
-            .build()
+        try GardenModel.build(photo: true)
     }
 
     /// Two beds, three plants (one a herb), two labels, every relationship set.
     static func fill(_ store: PersistentStore) throws {
-        let context = try ObjectContext(store: store)
-        let north = try context.insert("Bed")
-        try north.set("name", "North")
-        try north.set("planted", planted)
-        let south = try context.insert("Bed")
-        try south.set("name", "South")
-        let mint = try context.insert("Herb")
-        try mint.set("name", "mint")
-        try mint.set("aroma", "fresh")
-        try mint.set("price", Decimal(string: "1.25"))
-        let rose = try context.insert("Plant")
-        try rose.set("name", "rose")
-        try rose.set("price", Decimal(string: "7.5"))
-        try rose.set("code", UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"))
-        try rose.set("photo", photo)
-        let fern = try context.insert("Plant")
-        try fern.set("name", "fern")
-        try north.setRelatedObjects("plants", to: [rose, mint, fern])
-        try rose.setRelated("favorite", to: mint)
-        let green = try context.insert("Label")
-        try green.set("text", "green")
-        let sweet = try context.insert("Label")
-        try sweet.set("text", "sweet")
-        try green.setRelatedObjects("plants", to: [fern, mint])
-        try sweet.setRelatedObjects("plants", to: [rose, mint])
-        try context.save()
+        try GardenModel.fill(store, photo: true)
     }
 
     @Test func contextsWriteRowsAsCoreDataDoesAndReadThemBack() throws {

@@ -7,70 +7,21 @@
 import Foundation
 import GraphStore
 import Testing
+import TestSupport
 
 @testable import DeepCopy
 
 @Suite struct SecondLayoutTests {
-    static let planted = Date(timeIntervalSince1970: 1_700_000_000.5)
+    static let planted = GardenModel.planted
 
-    /// Bed (planted: Date) ⟶ ordered plants ⟷ Plant.bed; Plant (price: Decimal, code: UUID) and
-    /// its sub-entity Herb; Plant.favorite → Plant (a to-one to an entity with sub-entities);
-    /// Label.plants ⟷ Plant.labels, both ordered; Bed.visitors → Plant without an inverse.
+    /// The garden model (TestSupport's GardenModel) with Bed.visitors → Plant without an inverse.
     static func model() throws -> ObjectModel {
-        try ModelBuilder("Garden")
-            .entity("Bed") { bed in
-                bed.attribute("name", .string, optional: false)
-                bed.attribute("planted", .date)
-                bed.toMany("plants", "Plant", inverse: "bed", ordered: true)
-                bed.toMany("visitors", "Plant")
-                bed.unique("name")
-            }
-            .entity("Plant") { plant in
-                plant.attribute("name", .string, optional: false)
-                plant.attribute("price", .decimal)
-                plant.attribute("code", .uuid)
-                plant.toOne("bed", "Bed", inverse: "plants")
-                plant.toOne("favorite", "Plant")
-                plant.toMany("labels", "Label", inverse: "plants", ordered: true)
-                plant.unique("name")
-            }
-            .entity("Herb", parent: "Plant") { $0.attribute("aroma", .string) }
-            .entity("Label") { label in
-                label.attribute("text", .string, optional: false)
-                label.toMany("plants", "Plant", inverse: "labels", ordered: true)
-                label.unique("text")
-            }
-            .build()
+        try GardenModel.build(visitors: true)
     }
 
     /// Two beds, three plants (one a herb), two labels, every relationship set.
     static func fill(_ store: PersistentStore) throws {
-        let context = try ObjectContext(store: store)
-        let north = try context.insert("Bed")
-        try north.set("name", "North")
-        try north.set("planted", planted)
-        let south = try context.insert("Bed")
-        try south.set("name", "South")
-        let mint = try context.insert("Herb")
-        try mint.set("name", "mint")
-        try mint.set("aroma", "fresh")
-        try mint.set("price", Decimal(string: "1.25"))
-        let rose = try context.insert("Plant")
-        try rose.set("name", "rose")
-        try rose.set("price", Decimal(string: "7.5"))
-        try rose.set("code", UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"))
-        let fern = try context.insert("Plant")
-        try fern.set("name", "fern")
-        try north.setRelatedObjects("plants", to: [rose, mint, fern])
-        try rose.setRelated("favorite", to: mint)
-        try south.add(fern, to: "visitors")
-        let green = try context.insert("Label")
-        try green.set("text", "green")
-        let sweet = try context.insert("Label")
-        try sweet.set("text", "sweet")
-        try green.setRelatedObjects("plants", to: [fern, mint])
-        try sweet.setRelatedObjects("plants", to: [rose, mint])
-        try context.save()
+        try GardenModel.fill(store, visitors: true)
     }
 
     static func folder() throws -> String { try CopyRecoveryTests.folder() }

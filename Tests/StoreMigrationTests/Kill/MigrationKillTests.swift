@@ -8,6 +8,7 @@ import Foundation
 import GraphStore
 import ModelFiles
 import Testing
+import TestSupport
 
 @testable import StoreMigration
 
@@ -49,7 +50,7 @@ import Testing
             scratch, [("Shop", try Run.version1()), ("Shop 2", try Run.version2())])
 
         let probe = Process()
-        probe.executableURL = Support.executable("seedkit-migration-probe")
+        probe.executableURL = ChildProcess.executable("seedkit-migration-probe")
         probe.arguments = [path, versionsFile, "--batch-size", "5", "--pause", point]
         let output = Pipe()
         probe.standardOutput = output

@@ -195,18 +195,4 @@ enum MigrationTestSupport {
         try JSONSerialization.data(withJSONObject: text, options: [.sortedKeys]).write(to: URL(fileURLWithPath: path))
         return path
     }
-
-    /// The executable called `name` built beside the test bundle (a target the tests depend on).
-    static func executable(_ name: String) -> URL {
-        let me = URL(
-            fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-                ?? CommandLine.arguments[0])
-        var folder = me.deletingLastPathComponent()
-        while folder.path != "/" {
-            let candidate = folder.appendingPathComponent(name)
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            folder = folder.deletingLastPathComponent()
-        }
-        return me.deletingLastPathComponent().appendingPathComponent(name)
-    }
 }
