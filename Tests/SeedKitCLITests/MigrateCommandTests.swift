@@ -1,5 +1,6 @@
 // `seedkit migrate` (docs/CLI.md; T-CLI): the data-loss gate (exit 1, the store's bytes
-// unchanged, the drops listed), `--plan`, the text report, "nothing to do", `--json` with
+// unchanged, the drops listed), `--plan`, a dry run (no file left, not even the store's -wal or
+// -shm), the text report, "nothing to do", `--json` with
 // `--output`, and a mapping model whose migration policy the command line cannot run: refused
 // by the policy's name unless skipped on purpose.
 import Foundation
@@ -9,8 +10,9 @@ import Testing
 
 @Suite struct MigrateCommandTests {
     /// A folder with `Versions.json` (V1: Item name, note; V2: Item name, rating default 3) and
-    /// `Store.sqlite` at V1 with three items, two with a note.
-    static func folder() throws -> String {
+    /// `Store.sqlite` at V1 with three items, two with a note, then `moreItems` items named
+    /// `Item 1`, `Item 2`, … without one.
+    static func folder(moreItems: Int = 0) throws -> String {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "seedkit-migrate-cli-\(UUID().uuidString)"
         )
@@ -40,6 +42,9 @@ import Testing
             let item = try context.insert("Item")
             try item.set("name", name)
             try item.set("note", note)
+        }
+        for number in stride(from: 1, through: moreItems, by: 1) {
+            try context.insert("Item").set("name", "Item \(number)")
         }
         try context.save()
         return folder
@@ -95,6 +100,8 @@ import Testing
         #expect(try Self.bytes(folder + "/Store.sqlite") == before)
         let names = try FileManager.default.contentsOfDirectory(atPath: folder)
         #expect(names.filter { $0.contains("seedkit-migrate") } == [])
+        // Reading the store to plan and to count its rows leaves no -wal nor -shm beside it.
+        #expect(names.filter { $0.hasPrefix("Store.sqlite-") } == [])
     }
 
     @Test func theTextAndJSONReports() throws {

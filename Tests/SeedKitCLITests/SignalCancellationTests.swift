@@ -1,10 +1,12 @@
-// Ctrl-C (SIGINT) and SIGTERM during `seedkit import`, `copy` and `build` (docs/CLI.md,
-// "Cancelling"): the signal is sent once the run has committed its first batch (seen in the
-// store: the import's checkpoint, the copy's rows), and the command ends with exit 130 (143 for
-// SIGTERM) and `seedkit: cancelled` as the last line of standard error, after its progress
-// lines. A store the run created is gone with its side files; a store that existed holds exactly
-// the objects of a copy taken before (StoreDiff), passes SQLite's integrity check and has no run
-// left active nor side files. `export -o FILE` ends at once and leaves FILE as it was.
+// Ctrl-C (SIGINT) and SIGTERM during `seedkit import`, `copy`, `build` and `migrate`
+// (docs/CLI.md, "Cancelling"): the signal is sent once the run has committed its first batch (seen in the
+// store: the import's checkpoint, the copy's rows, the migration's new file), and the command
+// ends with exit 130 (143 for SIGTERM) and `seedkit: cancelled` as the last line of standard
+// error, after its progress lines. A store the run created is gone with its side files; a store
+// that existed holds exactly the objects of a copy taken before (StoreDiff), passes SQLite's
+// integrity check and has no run left active nor side files; a store being migrated is byte for
+// byte as it was, and the next migration finishes. `export -o FILE` ends at once and leaves FILE
+// as it was.
 import DeepCopy
 import Foundation
 import GraphStore
@@ -145,6 +147,68 @@ import TestSupport
         Self.expectCancelled(result, status: 130)
         #expect(Self.storeFiles(folder + "/Seed.sqlite") == [])
         #expect(Self.storeFiles(folder + "/Seed.sqlite.building") == [])
+    }
+
+    /// The size of the file at `path` (0 when there is none).
+    static func size(_ path: String) -> Int {
+        (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+    }
+
+    /// The names of the migration's own files in `folder` (its new files, its leftovers).
+    static func migrationFiles(in folder: String) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.contains(".seedkit-migrate") }
+    }
+
+    /// A store at V1 with 20 003 items, migrated 10 rows per batch: 2 000 batches, so the
+    /// signal sent once the new file holds some of them comes long before the last one.
+    static func migrationFolder() throws -> String {
+        try MigrateCommandTests.folder(moreItems: 20_000)
+    }
+
+    @Test func ctrlCDuringAMigrationLeavesTheStoreByteForByteAndTheNextRunFinishes() throws {
+        let folder = try Self.migrationFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = folder + "/Store.sqlite"
+        let before = try MigrateCommandTests.bytes(store)
+        let arguments = [
+            "migrate", "Store.sqlite", "--model", "Versions.json", "--allow-data-loss", "--batch-size", "10",
+        ]
+        let result = try Self.interrupt(arguments, in: folder, with: SIGINT) {
+            Self.size(store + ".seedkit-migrate") > 64 * 1024
+        }
+        Self.expectCancelled(result, status: 130)
+        #expect(result.stdout.isEmpty)
+        #expect(try MigrateCommandTests.bytes(store) == before)
+        #expect(Self.storeFiles(store) == [store])
+        #expect(try Self.migrationFiles(in: folder) == [])
+
+        let again = try CLIProcess.run(arguments + ["--quiet"], in: folder)
+        #expect(again.status == 0, "\(again.stderr)")
+        let connection = try SQLiteConnection(path: store, mode: .readOnly)
+        defer { connection.close() }
+        let statement = try connection.prepare("SELECT count(*), min(rating), max(rating) FROM Item")
+        #expect(try statement.step())
+        #expect([statement.int64(0), statement.int64(1), statement.int64(2)] == [20_003, 3, 3])
+        #expect(try Self.migrationFiles(in: folder) == [])
+    }
+
+    @Test func sigtermDuringAMigrationIntoAnOutputLeavesNoOutput() throws {
+        let folder = try Self.migrationFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = folder + "/Store.sqlite"
+        let before = try MigrateCommandTests.bytes(store)
+        let arguments = [
+            "migrate", "Store.sqlite", "--model", "Versions.json", "--allow-data-loss", "--batch-size", "10",
+            "--output", "Out.sqlite", "--json",
+        ]
+        let result = try Self.interrupt(arguments, in: folder, with: SIGTERM) {
+            Self.size(folder + "/Out.sqlite.seedkit-migrate") > 64 * 1024
+        }
+        Self.expectCancelled(result, status: 143)
+        #expect(result.stdout.isEmpty)
+        #expect(Self.storeFiles(folder + "/Out.sqlite") == [])
+        #expect(try Self.migrationFiles(in: folder) == [])
+        #expect(try MigrateCommandTests.bytes(store) == before)
     }
 
     @Test func ctrlCDuringAnExportLeavesTheFileAsItWas() throws {

@@ -60,7 +60,7 @@ struct MigrationRun {
     /// The store's layout rules, read from the file.
     private func layoutRules(of path: String) throws -> any StoreLayoutRules {
         try storeErrors {
-            let connection = try SQLiteConnection(path: path, mode: .readOnly)
+            let connection = try SQLiteConnection(path: StoreReadAccess.uri(forFile: path), mode: .readOnly)
             defer { connection.close() }
             guard let rules = try StoreLayout.rules(of: connection) else { throw StoreError(.notAStore, path: path) }
             return rules
@@ -116,7 +116,7 @@ struct MigrationRun {
         guard let first = planned.chain.passes.first else { return 0 }
         let layout = StoreLayout(model: first.sourceModel, rules: planned.rules)
         return try storeErrors {
-            let connection = try SQLiteConnection(path: store, mode: .readOnly)
+            let connection = try SQLiteConnection(path: StoreReadAccess.uri(forFile: store), mode: .readOnly)
             defer { connection.close() }
             var rows = 0
             for table in layout.roots.map(layout.table(of:)) + layout.joinTables.map(\.name) {

@@ -1,10 +1,13 @@
-// `seedkit inspect STORE [--json]`: a store's layout, metadata and per-entity object counts, read
-// from the store alone: a SeedKit store carries its model; a Core Data–layout store needs none
-// (its metadata property list is shown with its hashes in base64, its counts come from the
-// entity numbers `Z_PRIMARYKEY` names).
+// `seedkit inspect STORE [--json] [--model MODEL]`: a store's layout, metadata and per-entity
+// object counts, read from the store alone: a SeedKit store carries its model; a Core
+// Data–layout store needs none (its metadata property list is shown with its hashes in base64,
+// its counts come from the entity numbers `Z_PRIMARYKEY` names). With a versioned model it also
+// names the store's version: the one whose hashes equal the store's (the model hash of a SeedKit
+// store, the entity version hashes of a Core Data one), or none, saying why.
 import ArgumentParser
 import Foundation
 import GraphStore
+import ModelFiles
 import PropertyLists
 
 /// Prints a store's layout, metadata and object counts.
@@ -15,7 +18,8 @@ struct InspectCommand: ParsableCommand {
         discussion: """
             Works on SeedKit stores and on Core Data stores (no model needed). A Core Data store's \
             metadata is its Z_METADATA property list: binary values (the entity version hashes) in \
-            base64, the store UUID as store.uuid.
+            base64, the store UUID as store.uuid. With --model, the store's version of that model \
+            is named: the version whose hashes equal the store's.
             """)
 
     @Argument(help: "The store file.")
@@ -27,6 +31,12 @@ struct InspectCommand: ParsableCommand {
     )
     var json = false
 
+    @Option(
+        help: ArgumentHelp(
+            "A versioned model (.xcdatamodeld, a versions file, or one model): name the store's version of it.",
+            valueName: "model"))
+    var model: String?
+
     @OptionGroup var reading: StoreReadOptions
 
     struct Report: Encodable {
@@ -34,6 +44,59 @@ struct InspectCommand: ParsableCommand {
         var layout: String
         var metadata: [String: MetadataValue]
         var entities: [String: Count]
+        /// The store's version of `--model` (nil without it).
+        var modelVersion: ModelVersionMatch?
+
+        enum CodingKeys: String, CodingKey {
+            case layout, metadata, entities, modelVersion, currentModelVersion, modelVersionNote
+        }
+
+        /// The keys of `--model` only with it, and `modelVersion` then null when no version matches.
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(layout, forKey: .layout)
+            try container.encode(metadata, forKey: .metadata)
+            try container.encode(entities, forKey: .entities)
+            guard let modelVersion else { return }
+            try container.encode(modelVersion.name, forKey: .modelVersion)
+            try container.encode(modelVersion.current, forKey: .currentModelVersion)
+            try container.encodeIfPresent(modelVersion.note, forKey: .modelVersionNote)
+        }
+    }
+
+    /// The version of `--model` a store was made with.
+    struct ModelVersionMatch {
+        /// The version whose hashes equal the store's; nil when none does.
+        var name: String?
+        /// The model's current version, when it names one.
+        var current: String?
+        /// Why no version matches (nil when one does).
+        var note: String?
+
+        /// The store's version among the versions of the model at `model`, from its `metadata`.
+        ///
+        /// - Throws: ``ModelError`` when the model cannot be loaded.
+        init(of metadata: StoreMetadata, model: String) throws {
+            let versions = try ModelVersionSet.load(from: model)
+            name = versions.version(matching: metadata)?.name
+            current = versions.currentName
+            guard name == nil else { return }
+            let names = versions.names.joined(separator: ", ")
+            if metadata.coreDataEntityHashes != nil {
+                note = "no version of \(model) (\(names)) has the store's entity version hashes"
+            } else if metadata.modelHash != nil {
+                note = "no version of \(model) (\(names)) has the store's model hash"
+            } else {
+                note = "the store records no model hash to match with \(model)"
+            }
+        }
+
+        /// One line of text: the version (and whether it is the current one), or the note.
+        var text: String {
+            guard let name else { return "none: \(note ?? "")" }
+            guard let current else { return name }
+            return name == current ? "\(name) (current)" : "\(name) (the current version is \(current))"
+        }
     }
 
     func run() throws {
@@ -42,7 +105,8 @@ struct InspectCommand: ParsableCommand {
             let summary = try PersistentStore.summary(at: store, verifyIntegrity: reading.verify)
             report = Report(
                 layout: summary.layout, metadata: Self.metadata(summary.metadata),
-                entities: summary.objectCounts.mapValues { Report.Count(count: $0) })
+                entities: summary.objectCounts.mapValues { Report.Count(count: $0) },
+                modelVersion: try model.map { try ModelVersionMatch(of: summary.metadata, model: $0) })
         } catch {
             throw DataFailure.exit("\(error)")
         }
@@ -52,6 +116,7 @@ struct InspectCommand: ParsableCommand {
         }
         print("store \(store)")
         print("  layout: \(report.layout)")
+        if let modelVersion = report.modelVersion { print("  model version: \(modelVersion.text)") }
         for (key, value) in report.metadata.sorted(by: { $0.key < $1.key })
         where !key.hasPrefix(StoreMetadata.Key.entityHashPrefix) {
             print("  \(key): \(value.text)")

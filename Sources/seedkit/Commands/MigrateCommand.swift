@@ -3,7 +3,8 @@
 // [--truncate-to-many] [--skip-policy NAME]... [--batch-size N] [--json] [--quiet]`: migrates a
 // store to a version of its model (docs/CLI.md, docs/Migration.md), with progress on standard
 // error. Exit 0: migrated, or nothing to do; 1: the store cannot be migrated (nothing changed);
-// 2: usage. Unlike the library, the command refuses a migration that drops data unless told.
+// 2: usage; 130 or 143: cancelled by Ctrl-C (SIGINT) or SIGTERM, the store as it was. Unlike
+// the library, the command refuses a migration that drops data unless told.
 import ArgumentParser
 import Foundation
 import GraphStore
@@ -103,12 +104,12 @@ struct MigrateCommand: AsyncParsableCommand {
         }
         let report: MigrationReport
         do {
-            // Ctrl-C ends the process like a kill: the store is the old one or the new one,
-            // and the next run removes the migration's leftover files (docs/Migration.md).
-            if let output {
-                report = try await migrator.run(into: output)
-            } else {
-                report = try await migrator.run()
+            // Ctrl-C or SIGTERM cancels the migration between batches: its files are removed
+            // and the store is as it was (docs/CLI.md, "Cancelling").
+            let output = self.output
+            report = try await SignalCancellation.run {
+                if let output { return try await migrator.run(into: output) }
+                return try await migrator.run()
             }
             _ = await watcher.value
             display.finish()
@@ -251,8 +252,10 @@ struct MigrateCommand: AsyncParsableCommand {
         return "\(store) is at \(version)\(current): nothing to do"
     }
 
-    /// Prints a failure (JSON when asked) and returns the exit to throw.
-    private func fail(_ error: any Error, started: Date) -> ExitCode {
+    /// Prints a failure (JSON when asked) and returns the exit to throw; a cancellation by a
+    /// signal passes through, for the root command to report.
+    private func fail(_ error: any Error, started: Date) -> any Error {
+        if error is CancelledBySignal { return error }
         if outputOptions.json {
             try? JSONOutput.print(
                 JSONReport(failure: "\(error)", store: store, seconds: Date().timeIntervalSince(started)))

@@ -1,8 +1,9 @@
-// Ctrl-C (SIGINT) and SIGTERM during a long command (`import`, `copy`, `build`) as a Swift task
-// cancellation: the work runs in a task that the first signal cancels, so the library stops
-// between batches and puts the store back (docs/CLI.md, "Cancelling"); the command then ends
-// with `seedkit: cancelled` and exit 130 (SIGINT) or 143 (SIGTERM). A second signal exits at once,
-// like a kill: what the run committed stays until the next run into the store undoes it.
+// Ctrl-C (SIGINT) and SIGTERM during a long command (`import`, `copy`, `build`, `migrate`) as a
+// Swift task cancellation: the work runs in a task that the first signal cancels, so the library
+// stops between batches and puts the store back (docs/CLI.md, "Cancelling"); the command then
+// ends with `seedkit: cancelled` and exit 130 (SIGINT) or 143 (SIGTERM). A second signal exits at
+// once, like a kill: what the run committed stays until the next run into the store undoes it
+// (a migration's new file is removed by the next migration).
 // `export -o FILE`, which only reads its store, ends at once on the first signal instead, after
 // removing the temporary file it was writing.
 // Invariants: the signals are ignored by default only while a cancellable piece of work runs and
