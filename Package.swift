@@ -197,7 +197,7 @@ let package = Package(
         .testTarget(name: "GraphStoreTests", dependencies: ["GraphStore", "TestSupport"]),
         .testTarget(
             name: "StoreMigrationTests",
-            dependencies: ["StoreMigration", "GraphStore", "ModelFiles", "DeepCopy", "seedkit-migration-probe"],
+            dependencies: ["StoreMigration", "GraphStore", "ModelFiles", "PropertyLists", "DeepCopy", "seedkit-migration-probe"],
             exclude: ["Fixtures"]
         ),
         .testTarget(
