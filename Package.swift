@@ -198,7 +198,7 @@ let package = Package(
         .testTarget(
             name: "StoreMigrationTests",
             dependencies: [
-                "StoreMigration", "GraphStore", "ModelFiles", "DeepCopy", "seedkit-migration-probe", "TestSupport",
+                "StoreMigration", "GraphStore", "ModelFiles", "PropertyLists", "DeepCopy", "seedkit-migration-probe", "TestSupport",
             ],
             exclude: ["Fixtures"]
         ),

@@ -15,10 +15,6 @@ extension ModelVersionSet {
     /// let model = set.version(matching: try PersistentStore.metadata(at: "App.sqlite"))?.model
     /// ```
     public func version(matching metadata: StoreMetadata) -> Version? {
-        if let stored = metadata.coreDataEntityHashes {
-            return versions.first { $0.model.coreDataVersionHashes.entityHashes == stored }
-        }
-        guard let hash = metadata.modelHash else { return nil }
-        return versions.first { $0.model.versionHash == hash }
+        versions.first { metadata.isAt($0.model) }
     }
 }

@@ -92,6 +92,12 @@ package protocol StoreLayoutRules: Sendable {
     /// Sets each key to its value, or removes it when the value is nil, inside the caller's transaction.
     func writeMetadata(_ values: [String: String?], on connection: SQLiteConnection) throws
 
+    /// Writes the keys of `metadata` (read from another store of this layout) that are not text,
+    /// and so not among its values, into this store's metadata, inside the caller's transaction:
+    /// what a store rebuilt from another (a migration's result) carries over beside
+    /// ``writeMetadata(_:on:)``'s keys. Keys of the layout itself are not written.
+    func writeNonTextMetadata(of metadata: StoreMetadata, on connection: SQLiteConnection) throws
+
     /// Registers on `connection` the SQL functions that the layout's own schema calls (its
     /// triggers), callable by the schema (``SQLiteFunctionCallers/schemaToo``): every connection
     /// to a store of this layout has them, and so does the one that checks a store's schema when
@@ -151,6 +157,9 @@ extension StoreLayoutRules {
     package func storedModel(in metadata: StoreMetadata, path: String) throws -> ObjectModel {
         try metadata.model(source: path)
     }
+
+    /// By default every metadata value is text: nothing more to write.
+    package func writeNonTextMetadata(of metadata: StoreMetadata, on connection: SQLiteConnection) throws {}
 
     /// By default a layout records no entity names: counts need the model.
     package func entityCounts(on connection: SQLiteConnection) throws -> [String: Int]? { nil }

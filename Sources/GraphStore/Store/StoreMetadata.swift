@@ -84,6 +84,13 @@ public struct StoreMetadata: Sendable, Hashable {
         return hashes
     }
 
+    /// Whether the store is at `model`: its Core Data entity version hashes equal the model's (a
+    /// Core Data–layout store, which holds no model), else its `model.hash` is the model's.
+    public func isAt(_ model: ObjectModel) -> Bool {
+        if let stored = coreDataEntityHashes { return model.coreDataVersionHashes.entityHashes == stored }
+        return modelHash == model.versionHash
+    }
+
     /// The entity version hashes a Core Data–layout store records
     /// (`NSStoreModelVersionHashes`), by entity name; nil when the store records none.
     public var coreDataEntityHashes: [String: Data]? {

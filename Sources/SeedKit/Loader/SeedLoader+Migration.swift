@@ -24,7 +24,7 @@ extension SeedLoader {
             try seedModel.require(
                 sameAs: ModelFingerprint(model: target, owner: "the app's model version \(targetName)"))
         }
-        guard try PersistentStore.metadata(at: store).modelHash != target.versionHash else { return nil }
+        guard try !PersistentStore.metadata(at: store).isAt(target) else { return nil }
         var migrationOptions = MigrationOptions()
         migrationOptions.target = targetName
         if let batchSize = options.batchSize { migrationOptions.batchSize = batchSize }

@@ -1,6 +1,7 @@
 // From the store's metadata and the app's versions to the passes a migration runs (docs/Migration.md,
 // "Chains"): the store's version is the latest version with its model hash (equal hashes are
-// interchangeable for the store), else the store's embedded model migrated directly; the order is
+// interchangeable for the store) — for a Core Data store, with its entity version hashes — else
+// the store's embedded model migrated directly (a Core Data store embeds none: refused); the order is
 // the chain given or the one the names give; along the path each version takes the furthest
 // mapping model that starts there and ends at or before the target, else infers the step to the
 // next version; consecutive inferred steps compose into one pass, and a mapping model or a hook's
@@ -58,13 +59,13 @@ struct ChainResolver {
             throw MigrationError(.noTarget, store: store)
         }
         let target = try model(targetName)
-        let storeHash = metadata.modelHash ?? ""
-        if storeHash == target.versionHash {
+        let candidates = versions.versions.filter { metadata.isAt($0.model) }.map(\.name)
+        let storeHash = try storeHash(metadata, candidates: candidates)
+        if metadata.isAt(target) {
             return ResolvedChain(
-                sourceVersion: latest(of: versions.versions.filter { $0.model.versionHash == storeHash }.map(\.name)),
-                sourceHash: storeHash, targetVersion: targetName, targetModel: target, passes: [], warnings: [])
+                sourceVersion: latest(of: candidates), sourceHash: storeHash, targetVersion: targetName,
+                targetModel: target, passes: [], warnings: [])
         }
-        let candidates = versions.versions.filter { $0.model.versionHash == storeHash }.map(\.name)
         guard !candidates.isEmpty else { return try direct(metadata: metadata, target: target, targetName: targetName) }
         let path = try self.path(from: candidates, to: targetName)
         var warnings = mappingWarnings()
@@ -77,6 +78,22 @@ struct ChainResolver {
     }
 
     // MARK: - Source version and path
+
+    /// The hash the store's model is known by: its `model.hash`, or for a Core Data store the
+    /// model hash of its version (a Core Data store at none of the versions cannot be migrated:
+    /// it holds no model to migrate from).
+    private func storeHash(_ metadata: StoreMetadata, candidates: [String]) throws -> String {
+        guard metadata.coreDataEntityHashes != nil else { return metadata.modelHash ?? "" }
+        if let name = latest(of: candidates) { return try model(name).versionHash }
+        let digest = metadata["NSStoreModelVersionHashesDigest"] ?? ""
+        throw MigrationError(
+            .unknownSourceVersion(
+                hash: digest,
+                changes: [
+                    "a Core Data store holds no model, and its entity version hashes (NSStoreModelVersionHashes) match none of the versions"
+                ]),
+            store: store)
+    }
 
     /// No version has the store's hash: one inferred pass from the store's embedded model.
     private func direct(metadata: StoreMetadata, target: ObjectModel, targetName: String) throws -> ResolvedChain {

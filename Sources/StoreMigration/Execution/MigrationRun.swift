@@ -3,9 +3,11 @@
 // refusal decided); then, under the directory's lock: leftovers of a killed migration removed,
 // the store prepared (a run a killed job left undone, its write-ahead log checkpointed, so the
 // file is complete by itself), its fingerprint and the free space checked; a change of metadata
-// only is written in place; otherwise each pass builds a new file from the previous one (hooks
-// run on it), and the last is installed in the store's place: a backup first if asked, then the
-// store's side files removed, an atomic rename, and the directory synced.
+// only is written in place (in SeedKit's layout; a Core Data store, whose entity version hashes
+// are Core Data's keys, is rebuilt); otherwise each pass builds a new file, laid out as the store
+// is, from the previous one (hooks run on it), and the last is installed in the store's place: a
+// backup first if asked, then the store's side files removed, an atomic rename, and the directory
+// synced.
 // Invariants: at every instant the store is the complete old store or the complete new one;
 // every error, a cancellation included, removes the migration's files and leaves the store as it
 // was; a store written to by another process during the migration is not replaced.
@@ -45,7 +47,14 @@ struct MigrationRun {
             let rules = try layoutRules(of: store)
             var dropped: [String] = []
             for (index, spec) in chain.passes.enumerated() {
-                let compiled = try compile(spec, rules: rules)
+                let problems = Self.newFileRules(rules).problems(storing: spec.destinationModel)
+                guard problems.isEmpty else {
+                    throw MigrationError(
+                        .store(
+                            "\(spec.to) cannot be laid out in the store's layout: " + problems.joined(separator: "; ")),
+                        store: store)
+                }
+                let compiled = try compile(spec, pass: index, rules: rules)
                 if index == 0 { dropped = try countDropped(compiled.program) }
             }
             let plan = MigrationPlan(
@@ -67,12 +76,20 @@ struct MigrationRun {
         }
     }
 
-    /// The pass's program, and its policies when it has any.
-    private func compile(_ spec: PassSpec, rules: any StoreLayoutRules) throws -> (
+    /// The rules of the files the passes build: the store's layout (the result is laid out as the
+    /// store was, so a Core Data store stays one that Core Data opens at the new version), for a
+    /// new file — not the rules read from the store, which know the store's own tables.
+    static func newFileRules(_ rules: any StoreLayoutRules) -> any StoreLayoutRules {
+        StoreLayoutKind(rawValue: rules.name)?.rules ?? rules
+    }
+
+    /// The program of the pass numbered `pass` (from 0), and its policies when it has any: the
+    /// first pass reads the store (`rules`, read from it), later ones the file the pass before built.
+    private func compile(_ spec: PassSpec, pass: Int, rules: any StoreLayoutRules) throws -> (
         program: PassProgram, policies: PolicyCalls?
     ) {
-        let sourceLayout = StoreLayout(model: spec.sourceModel, rules: rules)
-        let destinationLayout = StoreLayout(model: spec.destinationModel, rules: rules)
+        let sourceLayout = StoreLayout(model: spec.sourceModel, rules: pass == 0 ? rules : Self.newFileRules(rules))
+        let destinationLayout = StoreLayout(model: spec.destinationModel, rules: Self.newFileRules(rules))
         switch spec.work {
         case .inferred(let mapping):
             let program = InferredPassCompiler(
@@ -157,7 +174,9 @@ struct MigrationRun {
                 try files.requireSpace(size + size / 10)
                 let fingerprint = try files.fingerprint()
                 if inPlace, !options.dryRun, let spec = planned.chain.passes.first, planned.chain.passes.count == 1,
-                    try writesMetadataOnly(spec, rules: planned.rules)
+                    // Only a store naming its model by `model.hash` has its model's metadata
+                    // rewritten in place; a Core Data store's new file gets Core Data's keys.
+                    planned.metadata.modelHash != nil, try writesMetadataOnly(spec, rules: planned.rules)
                 {
                     try rewriteMetadata(to: spec.destinationModel, from: planned.chain.sourceHash)
                     report.passes = [
@@ -198,7 +217,8 @@ struct MigrationRun {
             if metadata["run.active"] != nil {
                 var storeOptions = StoreOptions()
                 storeOptions.writeAheadLog = false
-                let opened = try PersistentStore.open(at: store, options: storeOptions)
+                let opened = try PersistentStore.open(
+                    at: store, model: planned.chain.passes[0].sourceModel, options: storeOptions)
                 if let run = try ObjectContext(store: opened).undoLeftoverRun() {
                     report.warnings.append(
                         "undid the unfinished run \(run.id) left in the store by a job that was killed")
@@ -233,7 +253,7 @@ struct MigrationRun {
     /// and both schemas equal.
     private func writesMetadataOnly(_ spec: PassSpec, rules: any StoreLayoutRules) throws -> Bool {
         guard case .inferred = spec.work, spec.hooks.isEmpty else { return false }
-        let program = try compile(spec, rules: rules).program
+        let program = try compile(spec, pass: 0, rules: rules).program
         guard program.keepsEveryRow, program.sourceChecks.isEmpty, program.dataLoss.isEmpty else { return false }
         return try SchemaSnapshot(of: program.source) == SchemaSnapshot(of: program.destination)
     }
@@ -266,7 +286,7 @@ struct MigrationRun {
         let count = planned.chain.passes.count
         for (index, spec) in planned.chain.passes.enumerated() {
             let output = files.passFile(index + 1, of: count)
-            let compiled = try compile(spec, rules: planned.rules)
+            let compiled = try compile(spec, pass: index, rules: planned.rules)
             let builder = PassBuilder(
                 program: compiled.program, input: input, output: output, metadata: metadata,
                 migrationFrom: planned.chain.sourceHash, options: options, step: index + 1, progress: tracker,

@@ -225,7 +225,8 @@ struct PassBuilder {
         }
     }
 
-    /// Writes the new file's metadata: the source's user keys (not those of an import's run),
+    /// Writes the new file's metadata: the source's user keys (not those of an import's run; in
+    /// a Core Data store also those that are not text),
     /// `migration.from`, and no pending indexes; brings key counters up to the rows.
     private func finishMetadata(on pass: PassConnection) throws {
         var values: [String: String?] = [:]
@@ -235,6 +236,7 @@ struct PassBuilder {
         try pass.batch { connection in
             for root in program.destination.roots { try program.destination.coverKeys(ofRoot: root, on: connection) }
             try program.destination.writeMetadata(values, on: connection)
+            try program.destination.rules.writeNonTextMetadata(of: metadata, on: connection)
         }
     }
 

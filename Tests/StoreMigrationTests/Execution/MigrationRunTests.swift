@@ -64,10 +64,12 @@ import Testing
         }
     }
 
-    static func store(_ scratch: Scratch, _ name: String = "Shop.sqlite") throws -> String {
+    static func store(_ scratch: Scratch, _ name: String = "Shop.sqlite", layout: StoreLayoutKind? = nil) throws
+        -> String
+    {
         try Support.store(
             at: scratch.file(name), model: try version1(),
-            uuid: UUID(uuidString: "6B1D3C1E-0000-4000-8000-000000000001"),
+            uuid: UUID(uuidString: "6B1D3C1E-0000-4000-8000-000000000001"), layout: layout,
             Self.fill)
     }
 

@@ -39,14 +39,16 @@ enum MigrationTestSupport {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures")
 
-    /// A store at `path` with `model`, filled by `fill` and saved; its connections closed.
+    /// A store at `path` with `model` (in `layout`, SeedKit's by default), filled by `fill` and
+    /// saved; its connections closed.
     @discardableResult
     static func store(
         at path: String, model: ObjectModel, uuid: UUID? = nil, metadata: [String: String] = [:],
-        _ fill: (ObjectContext) throws -> Void = { _ in }
+        layout: StoreLayoutKind? = nil, _ fill: (ObjectContext) throws -> Void = { _ in }
     ) throws -> String {
         var options = StoreOptions()
         options.storeUUID = uuid
+        options.layout = layout
         let store = try PersistentStore.open(at: path, model: model, options: options)
         let context = try ObjectContext(store: store)
         try fill(context)
@@ -72,12 +74,13 @@ enum MigrationTestSupport {
             options: options)
     }
 
-    /// The differences between two stores' object graphs (empty: equal).
-    static func differences(_ first: String, _ second: String) throws -> [String] {
+    /// The differences between two stores' object graphs (empty: equal), each opened with
+    /// `model` (needed for a Core Data store) or its embedded model.
+    static func differences(_ first: String, _ second: String, model: ObjectModel? = nil) throws -> [String] {
         var options = StoreOptions()
         options.readOnly = true
-        let a = try PersistentStore.open(at: first, options: options)
-        let b = try PersistentStore.open(at: second, options: options)
+        let a = try PersistentStore.open(at: first, model: model, options: options)
+        let b = try PersistentStore.open(at: second, model: model, options: options)
         return try StoreDiff(a, b).differences(limit: 50)
     }
 

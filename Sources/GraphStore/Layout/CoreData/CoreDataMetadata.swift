@@ -79,6 +79,26 @@ extension CoreDataLayout {
                 dictionary[key] = value.map(PropertyListValue.string)
             }
         }
+        try Self.updateRow(uuid: uuid, dictionary: dictionary, on: connection)
+    }
+
+    /// The app's keys of `metadata`'s property list whose values are not strings (numbers,
+    /// Booleans, dates, data, arrays, dictionaries — `DefaultDataImported`), as they were; Core
+    /// Data's own keys are the new store's.
+    package func writeNonTextMetadata(of metadata: StoreMetadata, on connection: SQLiteConnection) throws {
+        let carried = (metadata.propertyList ?? [:]).filter { key, value in
+            value.stringValue == nil && !key.hasPrefix("NS") && !key.hasPrefix("_NS")
+        }
+        guard !carried.isEmpty else { return }
+        var (uuid, dictionary) = try Self.storedRow(on: connection, path: "store")
+        for (key, value) in carried { dictionary[key] = value }
+        try Self.updateRow(uuid: uuid, dictionary: dictionary, on: connection)
+    }
+
+    /// Rewrites the `Z_METADATA` row, its dictionary sorted by key.
+    private static func updateRow(uuid: String, dictionary: PropertyListDictionary, on connection: SQLiteConnection)
+        throws
+    {
         let update = try connection.cachedStatement("UPDATE Z_METADATA SET Z_UUID = ?, Z_PLIST = ? WHERE Z_VERSION = 1")
         defer { update.reset() }
         update.bind(text: uuid, at: 1)
