@@ -59,7 +59,8 @@ ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / ".bench"
 GENERATOR = [ROOT / "Sources" / "seedkit-fuzz" / name for name in ("CatalogRecords.swift", "CatalogWriter.swift", "KeyedPermutation.swift")]
 GROUPS = ("reader", "import", "reimport", "copy", "first-launch", "migrate")
-RSS_LIMIT_MB = 100.0
+RSS_LIMIT_MB = 100.0  # fresh imports (docs/Performance.md, "Targets")
+RSS_LIMIT_OTHER_MB = 200.0  # every other operation
 MB = 1e6
 SCALE_SIZES = (100_000, 1_000_000, 5_000_000)
 LARGE_SIZE = 20_000_000
@@ -716,9 +717,10 @@ def evaluate(results: dict[str, Result], n: int) -> list[dict[str, object]]:
     for result in results.values():
         if result.status == "ok" and result.ours:
             rss = result.rss_mb
-            verdicts.append({"target": f"Peak RSS: {result.label}", "threshold": f"≤ {RSS_LIMIT_MB:.0f} MB"
-                             + ("" if n >= 1_000_000 else " (at 1M)"), "limit": RSS_LIMIT_MB, "rss_mb": rss,
-                             "status": "MET" if rss <= RSS_LIMIT_MB else "MISSED", "by": rss / RSS_LIMIT_MB - 1})
+            limit = RSS_LIMIT_MB if result.key.startswith("import.") else RSS_LIMIT_OTHER_MB
+            verdicts.append({"target": f"Peak RSS: {result.label}", "threshold": f"≤ {limit:.0f} MB"
+                             + ("" if n >= 1_000_000 else " (at 1M)"), "limit": limit, "rss_mb": rss,
+                             "status": "MET" if rss <= limit else "MISSED", "by": rss / limit - 1})
     return verdicts
 
 
