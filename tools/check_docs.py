@@ -62,6 +62,7 @@ Python 3.11 standard library only.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterator
 import difflib
 import errno
 import os
@@ -179,10 +180,9 @@ def relative_name(path: Path) -> str:
     return str(path.relative_to(REPO)) if path.is_relative_to(REPO) else str(path)
 
 
-def parse_markdown(path: Path) -> list[Block]:
-    """The ``sh`` blocks of a Markdown file, with their commands."""
-    lines = path.read_text(encoding="utf-8").splitlines()
-    blocks: list[Block] = []
+def fenced_blocks(lines: list[str]) -> Iterator[tuple[int, str, list[str]]]:
+    """Each fenced block of a Markdown file's `lines`: its opening line's index, its language and
+    its body (the fence's indentation removed)."""
     index = 0
     while index < len(lines):
         opening = FENCE.match(lines[index])
@@ -195,18 +195,31 @@ def parse_markdown(path: Path) -> list[Block]:
         while end < len(lines) and not lines[end].strip().startswith(fence):
             body.append(lines[end][len(indent):] if lines[end].startswith(indent) else lines[end])
             end += 1
+        yield index, language, body
+        index = end + 1
+
+
+def skip_reason(lines: list[str], index: int) -> str | None:
+    """Why the block opening at `index` is skipped, from a skip marker on the last non-blank line
+    before it (None: not marked)."""
+    previous = index - 1
+    while previous >= 0 and not lines[previous].strip():
+        previous -= 1
+    if previous >= 0 and (marker := SKIP_MARKER.search(lines[previous])):
+        return marker.group(1).strip(" :—-()") or "marked skip"
+    return None
+
+
+def parse_markdown(path: Path) -> list[Block]:
+    """The ``sh`` blocks of a Markdown file, with their commands."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    blocks: list[Block] = []
+    for index, language, body in fenced_blocks(lines):
         if language.lower() in SHELL_LANGUAGES:
             block = Block(path=path, line=index + 1)
-            previous = index - 1
-            while previous >= 0 and not lines[previous].strip():
-                previous -= 1
-            if previous >= 0 and (marker := SKIP_MARKER.search(lines[previous])):
-                block.skip = marker.group(1).strip(" :—-()") or "marked skip"
-            elif (reason := UNMARKED_SKIPS.get(relative_name(path))) is not None:
-                block.skip = reason
+            block.skip = skip_reason(lines, index) or UNMARKED_SKIPS.get(relative_name(path))
             block.commands = parse_block(body, first_line=index + 2)
             blocks.append(block)
-        index = end + 1
     return blocks
 
 
@@ -252,38 +265,21 @@ def plan_snippets(path: Path) -> list[PlanSnippet]:
     """The plans and plan fragments of a Markdown file's ``yaml`` blocks."""
     lines = path.read_text(encoding="utf-8").splitlines()
     snippets: list[PlanSnippet] = []
-    index = 0
-    while index < len(lines):
-        opening = FENCE.match(lines[index])
-        if not opening:
-            index += 1
+    for index, language, body in fenced_blocks(lines):
+        if language.lower() not in YAML_LANGUAGES:
             continue
-        indent, fence, language = opening.groups()
-        end = index + 1
-        body: list[str] = []
-        while end < len(lines) and not lines[end].strip().startswith(fence):
-            body.append(lines[end][len(indent):] if lines[end].startswith(indent) else lines[end])
-            end += 1
-        if language.lower() in YAML_LANGUAGES:
-            keys = [line.split(":", 1)[0] for line in body
-                    if line and not line[0].isspace() and not line.startswith("#") and ":" in line]
-            text = None
-            if "sources" in keys:
-                text = "\n".join(line for line in body if not line.startswith("model:"))
-            elif keys and keys[0] in ("attributes", "relationships"):
-                source = "catalog.json" if any("nested:" in line for line in body) else "items.csv"
-                text = f"sources:\n  - file: {source}\n    entity: Item\n" + "\n".join(
-                    "    " + line for line in body)
-            if text is not None:
-                previous = index - 1
-                while previous >= 0 and not lines[previous].strip():
-                    previous -= 1
-                skip = None
-                if previous >= 0 and (marker := SKIP_MARKER.search(lines[previous])):
-                    skip = marker.group(1).strip(" :—-()") or "marked skip"
-                snippets.append(PlanSnippet(path=path, line=index + 1, text="model: docs-model.yaml\n" + text,
-                                            skip=skip))
-        index = end + 1
+        keys = [line.split(":", 1)[0] for line in body
+                if line and not line[0].isspace() and not line.startswith("#") and ":" in line]
+        text = None
+        if "sources" in keys:
+            text = "\n".join(line for line in body if not line.startswith("model:"))
+        elif keys and keys[0] in ("attributes", "relationships"):
+            source = "catalog.json" if any("nested:" in line for line in body) else "items.csv"
+            text = f"sources:\n  - file: {source}\n    entity: Item\n" + "\n".join(
+                "    " + line for line in body)
+        if text is not None:
+            snippets.append(PlanSnippet(path=path, line=index + 1, text="model: docs-model.yaml\n" + text,
+                                        skip=skip_reason(lines, index)))
     return snippets
 
 
