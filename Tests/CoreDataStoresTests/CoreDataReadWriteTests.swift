@@ -133,16 +133,8 @@ import TestSupport
         )
 
         // A merge into a changed Core Data store puts back what the source holds.
-        let context = try ObjectContext(store: coreData)
-        let rose = try #require(
-            try context.fetch(FetchRequest(entityName: "Plant", predicate: .key("name") == "rose")).first)
-        try rose.set("price", Decimal(3))
-        try rose.setRelated("favorite", to: nil)
-        try context.save()
-        #expect(
-            try StoreDiff(seedKit, coreData).differences() == [
-                "Plant[rose].favorite: mint ≠ nil", "Plant[rose].price: 7.5 ≠ 3",
-            ])
+        try GardenModel.editRose(in: coreData)
+        #expect(try StoreDiff(seedKit, coreData).differences() == GardenModel.roseEdits)
         var options = DeepCopyOptions()
         options.onConflict = .update
         let report = try DeepCopier(from: seedKit, to: coreData, options: options).run()

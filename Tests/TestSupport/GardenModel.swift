@@ -75,4 +75,18 @@ public enum GardenModel {
         try sweet.setRelatedObjects("plants", to: [rose, mint])
         try context.save()
     }
+
+    /// The differences `StoreDiff(filled, edited)` reports after ``editRose(in:)``.
+    public static let roseEdits = ["Plant[rose].favorite: mint ≠ nil", "Plant[rose].price: 7.5 ≠ 3"]
+
+    /// Changes the rose of a filled store: its price becomes 3, its favorite is cleared (what a
+    /// merge from the filled source must put back).
+    public static func editRose(in store: PersistentStore) throws {
+        let context = try ObjectContext(store: store)
+        guard let rose = try context.fetch(FetchRequest(entityName: "Plant", predicate: .key("name") == "rose")).first
+        else { throw ObjectError(.notFound, entity: "Plant") }
+        try rose.set("price", Decimal(3))
+        try rose.setRelated("favorite", to: nil)
+        try context.save()
+    }
 }

@@ -121,16 +121,8 @@ import TestSupport
             ])
 
         // A merge into a changed store of the other layout puts back what the source holds.
-        let context = try ObjectContext(store: upper)
-        let rose = try #require(
-            try context.fetch(FetchRequest(entityName: "Plant", predicate: .key("name") == "rose")).first)
-        try rose.set("price", Decimal(3))
-        try rose.setRelated("favorite", to: nil)
-        try context.save()
-        #expect(
-            try StoreDiff(seedKit, upper).differences() == [
-                "Plant[rose].favorite: mint ≠ nil", "Plant[rose].price: 7.5 ≠ 3",
-            ])
+        try GardenModel.editRose(in: upper)
+        #expect(try StoreDiff(seedKit, upper).differences() == GardenModel.roseEdits)
         var options = DeepCopyOptions()
         options.onConflict = .update
         let report = try DeepCopier(from: seedKit, to: upper, options: options).run()
