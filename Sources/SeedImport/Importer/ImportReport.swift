@@ -87,15 +87,15 @@ public struct ImportReport: Sendable, Hashable, Encodable {
         update(&entities[entity, default: EntityCounts()])
     }
 
-    /// For people: one line per source (records), one per file (passes), then one per entity
-    /// (objects): `items.csv → Item: 1002 records read, 2 rejected`, …,
-    /// `catalog.json: 1 pass for 2 sources, 2048 bytes read`, …,
+    /// For people: one line per source (records), one per file that several sources read
+    /// (passes), then one per entity (objects): `items.csv → Item: 1002 records read, 2 rejected`,
+    /// …, `catalog.json: 1 pass for 2 sources, 2048 bytes read`, …,
     /// `Item: 1000 inserted, 0 updated, 0 unchanged, 2 rejected`.
     public var summary: String {
         let sourceLines = sources.map { source in
             "\(source.file) → \(source.entity): \(Self.counted(source.records, "record")) read, \(source.rejected) rejected"
         }
-        let fileLines = files.map { file in
+        let fileLines = files.filter { $0.sources > 1 }.map { file in
             "\(file.file): \(Self.counted(file.passes, "pass", "passes")) for \(Self.counted(file.sources, "source")), "
                 + "\(Self.counted(file.bytes, "byte")) read"
         }

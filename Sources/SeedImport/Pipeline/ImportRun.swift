@@ -65,6 +65,7 @@ final class ImportRun {
         let reads = SharedReads(
             files: files, formats: plan.sources.map(\.format), options: plan.sources.indices.map(readerOptions),
             mappings: mappings.sources, spillPrefix: storePath + ".seedkit-pass-")
+        reads.removeSpills()
         defer { reads.removeSpills() }
         let scratch = RunScratch(metadataKeys: [ImportCheckpoint.key]) { connection in
             try StagedReferences.drop(on: connection)

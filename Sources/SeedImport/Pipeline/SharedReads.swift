@@ -9,7 +9,8 @@
 // A resumed run starts a new pass at the source it resumes (a spill does not outlive its run).
 // Invariants: a pass selects by its own source's record path first (selection 0), so a reader
 // error counts records as that source's own pass would; a spill is removed once its last
-// source has read it, and every spill when the run ends, also when it fails.
+// source has read it, and every spill when the run starts (a killed run's) and ends (also when
+// it fails).
 import Foundation
 import RecordReaders
 
@@ -50,7 +51,6 @@ final class SharedReads {
     private let spillPrefix: String
     /// The spill that holds each later source's records, with its reader selection.
     private var spilled: [Int: (spill: RecordSpill, selection: Int)] = [:]
-    private var spills: [RecordSpill] = []
 
     /// What makes two sources read a file the same way (the record path aside).
     private struct ReadKey: Hashable {
@@ -105,8 +105,7 @@ final class SharedReads {
         }
         let pass = pass(from: source)
         guard !pass.followers.isEmpty else { return (.pass(pass, spill: nil), true) }
-        let spill = RecordSpill(path: "\(spillPrefix)\(source)", followers: pass.followers.map(\.source))
-        spills.append(spill)
+        let spill = RecordSpill(path: spillPath(source), followers: pass.followers.map(\.source))
         for follower in pass.followers { spilled[follower.source] = (spill, follower.selection) }
         return (.pass(pass, spill: spill), true)
     }
@@ -117,9 +116,13 @@ final class SharedReads {
         spill.remove()
     }
 
-    /// Removes every spill file of the run.
+    /// Removes every spill file of the run — and those a killed run of the plan left behind.
     func removeSpills() {
-        for spill in spills { spill.remove() }
+        for source in files.indices { try? FileManager.default.removeItem(atPath: spillPath(source)) }
+    }
+
+    private func spillPath(_ source: Int) -> String {
+        spillPrefix + String(source)
     }
 
     /// The pass that reads `source`'s file for it and spills the records of the later sources
