@@ -77,7 +77,8 @@ import Testing
         let error = try #require(broken)
         #expect(error.brokenRecord?.text == "3")
         #expect(RecordReaderError(archive: error.archived()) == error)
-        let plain = RecordReaderError(.syntax, "bad", file: "x.json", line: 3, column: 4, byteOffset: 99, recordNumber: 7)
+        let plain = RecordReaderError(
+            .syntax, "bad", file: "x.json", line: 3, column: 4, byteOffset: 99, recordNumber: 7)
         #expect(RecordReaderError(archive: plain.archived()) == plain)
         let archive = error.archived()
         for length in 0..<archive.count {

@@ -53,14 +53,18 @@ import Testing
         let records = try readAll(Self.xml, format: .xml, options: options)
         #expect(records.map(\.position.recordNumber) == [1, 1, 2, 2])
         #expect(
-            records.map(\.position.path) == ["/catalog/item[1]", "/catalog/list[1]", "/catalog/item[2]", "/catalog/list[2]"])
+            records.map(\.position.path) == [
+                "/catalog/item[1]", "/catalog/list[1]", "/catalog/item[2]", "/catalog/list[2]",
+            ])
         #expect(records.map(\.position.line) == [1, 1, 2, 2])
     }
 
-    @Test(arguments: [
-        (RecordFormat.json, ["items[*]", "items[0]"]), (.json, ["items[*]", "items[*].tags[*]"]), (.json, [nil, "items[*]"]),
-        (.xml, ["catalog/item", "*/item"]), (.xml, ["catalog", "catalog/item"]),
-    ] as [(RecordFormat, [String?])])
+    @Test(
+        arguments: [
+            (RecordFormat.json, ["items[*]", "items[0]"]), (.json, ["items[*]", "items[*].tags[*]"]),
+            (.json, [nil, "items[*]"]),
+            (.xml, ["catalog/item", "*/item"]), (.xml, ["catalog", "catalog/item"]),
+        ] as [(RecordFormat, [String?])])
     func overlappingPathsAreRefused(format: RecordFormat, paths: [String?]) {
         #expect(!RecordReaderFactory.canSelectTogether(paths, format: format))
         var options = ReaderOptions(records: paths[0])
@@ -85,6 +89,8 @@ import Testing
         #expect(error?.reason == "the records path orders[*] matches nothing")
         options = ReaderOptions(records: "catalog/item")
         options.additionalRecords = ["catalog/orders/order"]
-        #expect(readError(Self.xml, format: .xml, options: options)?.reason == "the records path catalog/orders/order matches nothing")
+        #expect(
+            readError(Self.xml, format: .xml, options: options)?.reason
+                == "the records path catalog/orders/order matches nothing")
     }
 }

@@ -126,7 +126,8 @@ import TestSupport
             "SELECT count(*), count(DISTINCT aisle) FROM Location WHERE aisle LIKE 'Item %'")
         _ = try locations.step()
         #expect(locations.int(0) == Self.itemCount && locations.int(1) == Self.itemCount)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.contains("seedkit-pass") } == [])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.contains("seedkit-pass") } == [])
     }
 
     @Test func plainRerunAfterKillUndoesThePartialRunFirst() throws {

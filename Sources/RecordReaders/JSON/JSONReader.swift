@@ -75,7 +75,8 @@ public struct JSONReader: RecordReader {
         }
         guard RecordReaderFactory.canSelectTogether(texts, format: .json) else {
             throw RecordReaderError(
-                .configuration, "records paths that overlap cannot be read in one pass: "
+                .configuration,
+                "records paths that overlap cannot be read in one pass: "
                     + paths.map(\.text).joined(separator: ", "), file: source.name)
         }
         reached = Array(repeating: false, count: paths.count)

@@ -48,7 +48,8 @@ public struct XMLReader: RecordReader {
         }
         guard RecordReaderFactory.canSelectTogether(texts, format: .xml) else {
             throw RecordReaderError(
-                .configuration, "records paths that overlap cannot be read in one pass: "
+                .configuration,
+                "records paths that overlap cannot be read in one pass: "
                     + paths.map(\.text).joined(separator: ", "), file: source.name)
         }
         input = try ByteInput(source, chunkSize: options.chunkSize)

@@ -15,7 +15,8 @@ enum RecordInput: Sendable {
     func open() throws(RecordReaderError) -> any RecordFeed {
         switch self {
         case .pass(let pass, let spill): try FileFeed(pass: pass, spill: spill)
-        case .replay(let spill, let source, let selection): try SpillFeed(spill: spill, source: source, selection: selection)
+        case .replay(let spill, let source, let selection):
+            try SpillFeed(spill: spill, source: source, selection: selection)
         }
     }
 }

@@ -131,7 +131,8 @@ final class SpillWriter {
     }
 
     fileprivate static func failure(_ what: String, _ path: String) -> RecordReaderError {
-        RecordReaderError(.io, "\(what) the spill file of a shared pass: \(String(cString: strerror(errno)))", file: path)
+        RecordReaderError(
+            .io, "\(what) the spill file of a shared pass: \(String(cString: strerror(errno)))", file: path)
     }
 }
 

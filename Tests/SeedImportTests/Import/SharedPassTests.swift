@@ -90,7 +90,9 @@ import Testing
             """
         let (shared, _) = try await Self.sharedAndSplit(plan, shared: "catalog.json", sources: 3, fixture: fixture)
         #expect(shared.files.first?.file == "catalog.json")
-        #expect(shared.files.first?.bytes == (try FileManager.default.attributesOfItem(atPath: fixture.path("catalog.json"))[.size] as? Int))
+        #expect(
+            shared.files.first?.bytes
+                == (try FileManager.default.attributesOfItem(atPath: fixture.path("catalog.json"))[.size] as? Int))
         #expect(shared.sources.map(\.records) == [2, 5, 5])
         #expect(shared.entities["Location"]?.inserted == 3)
         #expect(shared.entities["ShoppingList"]?.inserted == 2)
@@ -109,8 +111,13 @@ import Testing
     @Test func xmlSourcesWithTwoElementPathsReadTheFileOnce() async throws {
         let fixture = try CatalogImportTests.catalogFixture()
         let plan = try String(contentsOfFile: fixture.path("catalog-xml.yaml"), encoding: .utf8)
-            .replacingOccurrences(of: "file: catalog.xml\n    records: \"catalog/item\"", with: "file: FILE0\n    records: \"catalog/item\"")
-            .replacingOccurrences(of: "file: catalog.xml\n    records: \"catalog/list\"", with: "file: FILE1\n    records: \"catalog/list\"")
+            .replacingOccurrences(
+                of: "file: catalog.xml\n    records: \"catalog/item\"",
+                with: "file: FILE0\n    records: \"catalog/item\""
+            )
+            .replacingOccurrences(
+                of: "file: catalog.xml\n    records: \"catalog/list\"",
+                with: "file: FILE1\n    records: \"catalog/list\"")
         #expect(plan.contains("FILE0") && plan.contains("FILE1"))
         let (shared, _) = try await Self.sharedAndSplit(plan, shared: "catalog.xml", sources: 2, fixture: fixture)
         #expect(shared.sources.map(\.records) == [5, 2])
@@ -240,6 +247,9 @@ import Testing
             try Importer(planFile: fixture.path("plan.yaml")))
         #expect(committed >= 20)
         #expect(throws: CancellationError.self) { try result.get() }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: fixture.folder).sorted() == ["Catalog.yaml", "items.csv", "plan.yaml"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: fixture.folder).sorted() == [
+                "Catalog.yaml", "items.csv", "plan.yaml",
+            ])
     }
 }
