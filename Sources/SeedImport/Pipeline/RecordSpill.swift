@@ -92,19 +92,40 @@ private struct SpillHeader {
     }
 }
 
-/// Appends entries to a spill file (on the reader thread of the pass).
-final class SpillWriter {
-    private let path: String
-    private let file: UnsafeMutablePointer<FILE>
+/// An open spill file, closed with its last reference.
+private final class SpillFile {
+    let path: String
+    let file: UnsafeMutablePointer<FILE>
 
-    /// Creates (or empties) the spill file at `path`.
-    init(path: String) throws(RecordReaderError) {
-        guard let file = fopen(path, "wb") else { throw Self.failure("cannot create", path) }
+    /// Opens the file at `path` in `mode` (`fopen`'s), or throws saying it cannot be `opening`.
+    init(path: String, mode: String, opening: String) throws(RecordReaderError) {
+        guard let file = fopen(path, mode) else { throw Self.failure(opening, path) }
         self.path = path
         self.file = file
     }
 
     deinit { fclose(file) }
+
+    /// The error of an I/O call that failed doing `what`.
+    func failure(_ what: String) -> RecordReaderError {
+        Self.failure(what, path)
+    }
+
+    private static func failure(_ what: String, _ path: String) -> RecordReaderError {
+        RecordReaderError(
+            .io, "\(what) the spill file of a shared pass: \(String(cString: strerror(errno)))", file: path)
+    }
+}
+
+/// Appends entries to a spill file (on the reader thread of the pass).
+final class SpillWriter {
+    private let spill: SpillFile
+    private var file: UnsafeMutablePointer<FILE> { spill.file }
+
+    /// Creates (or empties) the spill file at `path`.
+    init(path: String) throws(RecordReaderError) {
+        spill = try SpillFile(path: path, mode: "wb", opening: "cannot create")
+    }
 
     /// Appends `record`, selected by the reader's path `selection`, read with `bytesConsumed`.
     func write(_ record: SourceRecord, selection: Int, bytesConsumed: Int) throws(RecordReaderError) {
@@ -118,7 +139,7 @@ final class SpillWriter {
 
     /// Writes out what is buffered.
     func finish() throws(RecordReaderError) {
-        guard fflush(file) == 0 else { throw Self.failure("cannot write", path) }
+        guard fflush(file) == 0 else { throw spill.failure("cannot write") }
     }
 
     private func append(kind: UInt8, selection: Int, bytesConsumed: Int, payload: [UInt8]) throws(RecordReaderError) {
@@ -127,28 +148,19 @@ final class SpillWriter {
             length: UInt64(payload.count))
         guard fwrite(header.bytes, 1, SpillHeader.size, file) == SpillHeader.size,
             fwrite(payload, 1, payload.count, file) == payload.count
-        else { throw Self.failure("cannot write", path) }
-    }
-
-    fileprivate static func failure(_ what: String, _ path: String) -> RecordReaderError {
-        RecordReaderError(
-            .io, "\(what) the spill file of a shared pass: \(String(cString: strerror(errno)))", file: path)
+        else { throw spill.failure("cannot write") }
     }
 }
 
 /// Reads a spill file's entries back, for one source (on the reader thread of its replay).
 final class SpillReader {
-    private let path: String
-    private let file: UnsafeMutablePointer<FILE>
+    private let spill: SpillFile
+    private var file: UnsafeMutablePointer<FILE> { spill.file }
 
     /// Opens the spill file at `path`.
     init(path: String) throws(RecordReaderError) {
-        guard let file = fopen(path, "rb") else { throw SpillWriter.failure("cannot open", path) }
-        self.path = path
-        self.file = file
+        spill = try SpillFile(path: path, mode: "rb", opening: "cannot open")
     }
-
-    deinit { fclose(file) }
 
     /// The next record selected by `selection` (or broken record) with the input bytes consumed
     /// when it was read; nil at the end.
@@ -181,6 +193,6 @@ final class SpillReader {
     }
 
     private func damaged() -> RecordReaderError {
-        RecordReaderError(.io, "the spill file of a shared pass is damaged or truncated", file: path)
+        RecordReaderError(.io, "the spill file of a shared pass is damaged or truncated", file: spill.path)
     }
 }
