@@ -4,8 +4,8 @@
 // coercion, which never touch a context) into batches in a small bounded queue that the
 // writing thread drains.
 // Invariants: at most `capacity` batches wait in the queue (memory stays bounded); the reader
-// thread owns its RecordFeed and reader (they never cross threads), only Sendable records and prepared
-// batches do; the queue always ends with `.end` or `.failure`, after every record read before
+// thread owns its RecordFeed and reader (they never cross threads), only Sendable records and
+// prepared batches do; the queue always ends with `.end` or `.failure`, after every record read before
 // the failure. Batches the writing thread is done with come back through `recycle`: the reader
 // thread empties them (releasing their records, which it has time to spare for) and fills them
 // again, so their buffers are allocated once per run, not once per batch.
