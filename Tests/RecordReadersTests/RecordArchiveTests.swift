@@ -1,6 +1,7 @@
 // Records archived and read back (an import keeps records aside on disk this way): every value,
 // name, nested record and position comes back the same, for each format; bytes that are not an
-// archive — cut short anywhere, or changed — give nil, never a crash.
+// archive — cut short anywhere, or changed — give nil, never a crash. A broken record's error
+// comes back the same too.
 import Testing
 
 @testable import RecordReaders
@@ -62,6 +63,26 @@ import Testing
                 // A change that still makes an archive gives a record whose values can all be read.
                 _ = Self.describe(record)
             }
+        }
+    }
+}
+
+@Suite struct ErrorArchiveTests {
+    @Test func aBrokenRecordsErrorComesBackTheSame() throws {
+        var reader = try RecordReaderFactory.open(.bytes(Array("a,b\n1,2\n3\n4,5\n".utf8), name: "rows.csv"))
+        var broken: RecordReaderError?
+        while let result = try reader.nextResult() {
+            if case .failure(let error) = result { broken = error }
+        }
+        let error = try #require(broken)
+        #expect(error.brokenRecord?.text == "3")
+        #expect(RecordReaderError(archive: error.archived()) == error)
+        let plain = RecordReaderError(
+            .syntax, "bad", file: "x.json", line: 3, column: 4, byteOffset: 99, recordNumber: 7)
+        #expect(RecordReaderError(archive: plain.archived()) == plain)
+        let archive = error.archived()
+        for length in 0..<archive.count {
+            #expect(RecordReaderError(archive: Array(archive.prefix(length))) == nil)
         }
     }
 }

@@ -1,5 +1,6 @@
 // Kill -9 in the middle of an import: the store stays whole (integrity check, whole batches
-// only), and both `--resume` and a plain re-run end with exactly the expected contents.
+// only), and both `--resume` and a plain re-run end with exactly the expected contents — also
+// for two sources sharing one pass over the file, killed in either.
 import Foundation
 import GraphStore
 import Testing
@@ -8,7 +9,7 @@ import TestSupport
 @Suite(.serialized) struct ImportKillResumeTests {
     static let itemCount = 20_000
 
-    static func fixture() throws -> String {
+    static func fixture(sharedSource: Bool = false) throws -> String {
         let folder = try ScratchFolder.make("seedkit-kill")
         let repository = Repository.root
         try FileManager.default.copyItem(
@@ -33,20 +34,28 @@ import TestSupport
                   unit: {field: unit, match: name, missing: create}
                   tags: {field: tags, split: ";", match: name, missing: create}
             """
+            + (sharedSource
+                ? """
+
+                  - file: items.csv
+                    entity: Location
+                    key: [aisle]
+                    attributes: {aisle: name}
+                """ : "")
         try Data(plan.utf8).write(to: URL(fileURLWithPath: folder + "/plan.yaml"))
         return folder
     }
 
     /// Starts an import of `plan.yaml` into `store` and kills it with SIGKILL once a few batches
-    /// have committed.
-    static func killMidway(_ folder: String, store name: String = "Catalog.sqlite") throws {
+    /// of the source numbered `source` have committed.
+    static func killMidway(_ folder: String, store name: String = "Catalog.sqlite", source: Int = 0) throws {
         let process = try CLIProcess.start(["import", "plan.yaml", "--quiet"], in: folder)
         let store = folder + "/" + name
         let deadline = Date().addingTimeInterval(120)
         while Date() < deadline {
             if let metadata = try? PersistentStore.metadata(at: store), let checkpoint = metadata["import.checkpoint"],
-                checkpoint.contains("\"batches\":") && !checkpoint.contains("\"batches\":1,")
-                    && !checkpoint.contains("\"batches\":2,")
+                let fields = try? JSONSerialization.jsonObject(with: Data(checkpoint.utf8)) as? [String: Any],
+                fields["source"] as? Int == source, (fields["batches"] as? Int ?? 0) > 2 + source * 80
             {
                 break
             }
@@ -99,6 +108,26 @@ import TestSupport
         #expect(resumed.status == 0, "\(resumed.stderr)")
         #expect(resumed.stdout.contains("\"inserted\" : \(Self.itemCount - partial)"))
         try Self.checkComplete(folder + "/Catalog.sqlite")
+    }
+
+    /// Two sources over items.csv share one pass: killed in the first (the second's records half
+    /// spilled) or in the second (replaying the spill), `--resume` ends with every object once.
+    @Test(arguments: [0, 1])
+    func resumeAfterKillInASharedPassCompletesExactly(source: Int) throws {
+        let folder = try Self.fixture(sharedSource: true)
+        try Self.killMidway(folder, source: source)
+        let store = folder + "/Catalog.sqlite"
+        _ = try Self.checkWhole(store)
+        let resumed = try CLIProcess.run(["import", "plan.yaml", "--resume", "--json"], in: folder)
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(resumed.stdout.contains("\"passes\" : 1"))
+        try Self.checkComplete(store)
+        let locations = try SQLiteConnection(path: store, mode: .readOnly).prepare(
+            "SELECT count(*), count(DISTINCT aisle) FROM Location WHERE aisle LIKE 'Item %'")
+        _ = try locations.step()
+        #expect(locations.int(0) == Self.itemCount && locations.int(1) == Self.itemCount)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.contains("seedkit-pass") } == [])
     }
 
     @Test func plainRerunAfterKillUndoesThePartialRunFirst() throws {

@@ -1,11 +1,13 @@
-// JSONReader: records selected from one JSON document by a records path.
+// JSONReader: records selected from one JSON document by a records path (or several disjoint
+// ones, read in one pass: ReaderOptions.additionalRecords).
 //
-// The reader walks the document with an explicit stack of the containers that lie on the
-// records path; anything off the path is parsed only to validate it, and each selected
+// The reader walks the document with an explicit stack of the containers that lie on a
+// records path; anything off every path is parsed only to validate it, and each selected
 // value is parsed into one record. Invariants: at most one record's values are held at a
-// time; the containers on the path are bounded by the depth limit; a records path that
+// time; the containers on the paths are bounded by the depth limit; a records path that
 // reaches no container in a well-formed document is an error (a likely typo), while an
-// empty selected array, or a missing last key, gives zero records.
+// empty selected array, or a missing last key, gives zero records; record numbers count
+// each path's records apart.
 
 /// Reads the records of a JSON document.
 ///
@@ -15,10 +17,14 @@
 /// ```
 public struct JSONReader: RecordReader {
     private var parser: JSONParser
-    private let path: JSONRecordPath
+    /// `ReaderOptions.records`, then `additionalRecords`.
+    private let paths: [JSONRecordPath]
     private var containers: [Container] = []
     private var phase = Phase.start
-    private var pathReached = false
+    /// Whether each path reached its records' container (or a record).
+    private var reached: [Bool]
+    /// Records each path selected so far (their record numbers).
+    private var selected: [Int]
     /// Records returned so far.
     public private(set) var recordsRead = 0
     /// Bytes of the input consumed so far (compressed bytes for gzip input).
@@ -31,6 +37,8 @@ public struct JSONReader: RecordReader {
         var isObject: Bool
         /// Path steps matched to reach this container.
         var level: Int
+        /// The record paths it lies on (for a container of records, the one whose records they are).
+        var paths: RecordPathSet
         /// Its elements are records (a selected array).
         var holdsRecords: Bool
         /// The index of the current element (arrays).
@@ -42,8 +50,8 @@ public struct JSONReader: RecordReader {
     /// Where the walk stands between calls to `next`.
     private enum Phase {
         case start
-        /// A value comes next; `level` is how much of the path it matches (`nil`: off the path).
-        case value(level: Int?, path: PathSegment)
+        /// A value comes next; `level` is how many steps of `paths` it matches (none: off every path).
+        case value(level: Int, paths: RecordPathSet, path: PathSegment)
         case firstInContainer
         case afterValue
         case done
@@ -52,17 +60,27 @@ public struct JSONReader: RecordReader {
     /// How a value is reached from its container, for its path string.
     private enum PathSegment {
         case root
-        case key(Int)  // the records-path step whose key it is
+        case key(path: Int, step: Int)  // the records-path step whose key it is
         case index(Int)
     }
 
-    /// Opens `source`; `options.records` selects the records (see `ReaderOptions.records`).
+    /// Opens `source`; `options.records` (and `additionalRecords`) select the records (see
+    /// `ReaderOptions.records`).
     public init(_ source: InputSource, options: ReaderOptions = ReaderOptions()) throws(RecordReaderError) {
+        let texts = [options.records] + options.additionalRecords
         do {
-            path = try JSONRecordPath(options.records)
+            paths = try texts.map { text throws(PathSyntaxError) in try JSONRecordPath(text) }
         } catch {
             throw RecordReaderError(.configuration, error.description, file: source.name)
         }
+        guard RecordReaderFactory.canSelectTogether(texts, format: .json) else {
+            throw RecordReaderError(
+                .configuration,
+                "records paths that overlap cannot be read in one pass: "
+                    + paths.map(\.text).joined(separator: ", "), file: source.name)
+        }
+        reached = Array(repeating: false, count: paths.count)
+        selected = Array(repeating: 0, count: paths.count)
         parser = try JSONParser(source, options: options)
     }
 
@@ -79,7 +97,7 @@ public struct JSONReader: RecordReader {
 
     private mutating func advance() throws(RecordReaderError) -> SourceRecord? {
         while true {
-            parser.recordNumber = recordsRead + 1
+            parser.recordNumber = selected[0] + 1
             switch phase {
             case .done:
                 return nil
@@ -88,10 +106,10 @@ public struct JSONReader: RecordReader {
                 guard try parser.skipWhitespace() != nil else {
                     throw parser.errorHere(.syntax, "empty document")
                 }
-                phase = .value(level: 0, path: .root)
-            case .value(let level, let segment):
+                phase = .value(level: 0, paths: .first(paths.count), path: .root)
+            case .value(let level, let alive, let segment):
                 phase = .afterValue
-                if let record = try visitValue(level: level, segment: segment) { return record }
+                if let record = try visitValue(level: level, paths: alive, segment: segment) { return record }
             case .firstInContainer:
                 try enterFirstChild()
             case .afterValue:
@@ -104,41 +122,52 @@ public struct JSONReader: RecordReader {
     }
 
     /// Parses, enters or skips the value at the current position.
-    private mutating func visitValue(level: Int?, segment: PathSegment) throws(RecordReaderError) -> SourceRecord? {
-        guard let level, let byte = try parser.skipWhitespace() else {
+    private mutating func visitValue(level: Int, paths alive: RecordPathSet, segment: PathSegment)
+        throws(RecordReaderError) -> SourceRecord?
+    {
+        guard !alive.isEmpty, let byte = try parser.skipWhitespace() else {
             try parser.parseValue(store: false, depth: containers.count)
             return nil
         }
         let isArray = byte == UInt8(ascii: "[")
         let isObject = byte == UInt8(ascii: "{")
-        if level == path.steps.count {
-            pathReached = true
+        // Disjoint paths: a path that ends here is the only one still matching.
+        if let complete = alive.filter({ paths[$0].steps.count == level }).lowest {
+            reached[complete] = true
             let expandable = containers.last.map { !$0.holdsRecords } ?? true
-            if isArray && path.expandsArray && expandable {
-                try enter(isObject: false, level: level, holdsRecords: true, segment: segment)
+            if isArray && paths[complete].expandsArray && expandable {
+                try enter(isObject: false, level: level, paths: .only(complete), holdsRecords: true, segment: segment)
                 return nil
             }
-            return try readRecord(segment: segment)
+            return try readRecord(selection: complete, segment: segment)
         }
-        switch path.steps[level] {
-        case .key where isObject, .wildcard where isArray, .index where isArray:
-            try enter(isObject: isObject, level: level, holdsRecords: false, segment: segment)
-        default:
+        let deeper = alive.filter { index in
+            switch paths[index].steps[level] {
+            case .key: return isObject
+            case .wildcard, .index: return isArray
+            }
+        }
+        if deeper.isEmpty {
             try parser.parseValue(store: false, depth: containers.count)
+        } else {
+            try enter(isObject: isObject, level: level, paths: deeper, holdsRecords: false, segment: segment)
         }
         return nil
     }
 
-    private mutating func enter(isObject: Bool, level: Int, holdsRecords: Bool, segment: PathSegment)
-        throws(RecordReaderError)
-    {
+    private mutating func enter(
+        isObject: Bool, level: Int, paths alive: RecordPathSet, holdsRecords: Bool, segment: PathSegment
+    ) throws(RecordReaderError) {
         if containers.count + 1 > parser.limits.maxDepth {
             throw parser.errorHere(.limit, "nesting deeper than \(parser.limits.maxDepth)")
         }
         let ownPath = pathString(segment)
-        if level + 1 >= path.steps.count { pathReached = true }  // the records' container exists
+        alive.forEach { index in
+            if level + 1 >= paths[index].steps.count { reached[index] = true }  // the records' container exists
+        }
         parser.input.position += 1
-        containers.append(Container(isObject: isObject, level: level, holdsRecords: holdsRecords, path: ownPath))
+        containers.append(
+            Container(isObject: isObject, level: level, paths: alive, holdsRecords: holdsRecords, path: ownPath))
         phase = .firstInContainer
     }
 
@@ -162,8 +191,8 @@ public struct JSONReader: RecordReader {
             if let byte = try parser.skipWhitespace() {
                 throw parser.unexpected(byte, expected: "the end of the document")
             }
-            if !pathReached {
-                throw parser.errorHere(.structure, "the records path \(path.text) matches nothing")
+            if let missing = reached.firstIndex(of: false) {
+                throw parser.errorHere(.structure, "the records path \(paths[missing].text) matches nothing")
             }
             return false
         }
@@ -188,34 +217,35 @@ public struct JSONReader: RecordReader {
         if container.holdsRecords {
             containers[top].index += 1
             try rejectTrailingComma(afterComma)
-            phase = .value(level: path.steps.count, path: .index(containers[top].index))
+            phase = .value(level: container.level, paths: container.paths, path: .index(containers[top].index))
             return
         }
         if container.isObject {
             let mark = parser.builder.byteCount
             let key = try parser.parseMemberName(store: true, afterComma: afterComma)
-            let matches: Bool
-            if case .key(let wanted) = path.steps[container.level] {
-                matches = parser.builder.withBytes { bytes in
+            let matching = container.paths.filter { index in
+                guard case .key(let wanted) = paths[index].steps[container.level] else { return false }
+                return parser.builder.withBytes { bytes in
                     bytes[Int(key.start)..<Int(key.start + key.count)].elementsEqual(wanted)
                 }
-            } else {
-                matches = false
             }
             parser.builder.truncateBytes(to: mark)
-            phase = .value(level: matches ? container.level + 1 : nil, path: .key(container.level))
+            phase = .value(
+                level: container.level + 1, paths: matching,
+                path: .key(path: matching.lowest ?? 0, step: container.level))
             return
         }
         containers[top].index += 1
         try rejectTrailingComma(afterComma)
         let index = containers[top].index
-        let matches: Bool
-        switch path.steps[container.level] {
-        case .wildcard: matches = true
-        case .index(let wanted): matches = wanted == index
-        case .key: matches = false
+        let matching = container.paths.filter { path in
+            switch paths[path].steps[container.level] {
+            case .wildcard: return true
+            case .index(let wanted): return wanted == index
+            case .key: return false
+            }
         }
-        phase = .value(level: matches ? container.level + 1 : nil, path: .index(index))
+        phase = .value(level: container.level + 1, paths: matching, path: .index(index))
     }
 
     private mutating func rejectTrailingComma(_ afterComma: Bool) throws(RecordReaderError) {
@@ -225,10 +255,12 @@ public struct JSONReader: RecordReader {
     }
 
     /// Parses the value at the current position as one record.
-    private mutating func readRecord(segment: PathSegment) throws(RecordReaderError) -> SourceRecord {
+    private mutating func readRecord(selection: Int, segment: PathSegment) throws(RecordReaderError) -> SourceRecord {
         try parser.parseValue(store: true, depth: containers.count)
         recordsRead += 1
-        var context = RecordContext(file: parser.input.name, recordNumber: recordsRead, pathStyle: .json)
+        selected[selection] += 1
+        var context = RecordContext(file: parser.input.name, recordNumber: selected[selection], pathStyle: .json)
+        context.selection = selection
         if case .index(let index) = segment, let container = containers.last {
             context.pathPrefix = container.path
             context.pathIndex = index
@@ -246,8 +278,8 @@ public struct JSONReader: RecordReader {
             return ""
         case .index(let index):
             return "\(parent)[\(index)]"
-        case .key(let step):
-            guard case .key(let name) = path.steps[step] else { return parent }
+        case .key(let path, let step):
+            guard step < paths[path].steps.count, case .key(let name) = paths[path].steps[step] else { return parent }
             let key = String(decoding: name, as: UTF8.self)
             return parent.isEmpty ? key : "\(parent).\(key)"
         }

@@ -1,5 +1,7 @@
 // RecordPath: which values of a JSON document, or which elements of an XML document, are
-// records (docs/PlanFormat.md). Parsed with the same lexer as field paths.
+// records (docs/PlanFormat.md), and whether several paths can select records in one pass
+// (they are disjoint: no path selects a value inside, or equal to, what another selects).
+// Parsed with the same lexer as field paths.
 
 /// The JSON records selector: keys, `[*]` and `[n]` from the root.
 struct JSONRecordPath: Sendable {
@@ -45,6 +47,19 @@ struct JSONRecordPath: Sendable {
         self.steps = steps
         if case .key = steps.last { expandsArray = true } else { expandsArray = false }
     }
+
+    /// Whether no value this path selects lies inside, or is, one `other` selects: at some
+    /// step both ask for different keys, different indexes, or a key against an element.
+    func isDisjoint(from other: JSONRecordPath) -> Bool {
+        zip(steps, other.steps).contains { step, otherStep in
+            switch (step, otherStep) {
+            case (.key(let name), .key(let otherName)): return name != otherName
+            case (.index(let index), .index(let otherIndex)): return index != otherIndex
+            case (.key, _), (_, .key): return true
+            default: return false
+            }
+        }
+    }
 }
 
 /// The XML records selector: element local names from the root, `*` for any name.
@@ -72,5 +87,64 @@ struct XMLRecordPath: Sendable {
             names.append(name == [UInt8(ascii: "*")] ? [] : name)
         }
         self.names = names
+    }
+
+    /// Whether no element this path selects lies inside, or is, one `other` selects: at some
+    /// level both name different elements.
+    func isDisjoint(from other: XMLRecordPath) -> Bool {
+        zip(names, other.names).contains { name, otherName in
+            !name.isEmpty && !otherName.isEmpty && name != otherName
+        }
+    }
+}
+
+/// Paths that select records in one pass: each pair disjoint.
+extension Array {
+    /// Whether every two elements are disjoint by `isDisjoint`.
+    func arePairwiseDisjoint(_ isDisjoint: (Element, Element) -> Bool) -> Bool {
+        indices.allSatisfy { first in indices[(first + 1)...].allSatisfy { isDisjoint(self[first], self[$0]) } }
+    }
+}
+
+/// Record paths of one reader, by index (`ReaderOptions.records` is 0), as a bit set.
+struct RecordPathSet: Sendable, Equatable {
+    /// The most paths one reader selects by.
+    static let capacity = 64
+    private var bits: UInt64
+
+    /// No path.
+    static let none = RecordPathSet(bits: 0)
+
+    /// Paths 0..<count.
+    static func first(_ count: Int) -> RecordPathSet {
+        RecordPathSet(bits: count >= capacity ? .max : (1 << UInt64(count)) - 1)
+    }
+
+    /// Path `index` alone.
+    static func only(_ index: Int) -> RecordPathSet {
+        RecordPathSet(bits: 1 << UInt64(index))
+    }
+
+    var isEmpty: Bool { bits == 0 }
+
+    /// The lowest path index in the set, if any.
+    var lowest: Int? { bits == 0 ? nil : bits.trailingZeroBitCount }
+
+    /// The paths of the set for which `keep` holds.
+    func filter(_ keep: (Int) -> Bool) -> RecordPathSet {
+        var kept = RecordPathSet.none
+        forEach { index in
+            if keep(index) { kept.bits |= 1 << UInt64(index) }
+        }
+        return kept
+    }
+
+    /// Calls `body` with each path index of the set, lowest first.
+    func forEach(_ body: (Int) -> Void) {
+        var rest = bits
+        while rest != 0 {
+            body(rest.trailingZeroBitCount)
+            rest &= rest - 1
+        }
     }
 }

@@ -68,6 +68,11 @@ public struct ReaderOptions: Sendable, Hashable {
     /// value as one record); XML `catalog/item` (default: the root element's children).
     /// Ignored for CSV, TSV and NDJSON.
     public var records: String?
+    /// More record paths for the same pass (JSON and XML): a record selected by
+    /// `additionalRecords[k]` has ``SourceRecord/selection`` `k + 1` (`records` gives 0), and
+    /// record numbers count each path's records apart. The paths must be pairwise disjoint
+    /// (see ``RecordReaderFactory/canSelectTogether(_:format:)``). Ignored for CSV, TSV and NDJSON.
+    public var additionalRecords: [String?] = []
     /// The CSV dialect; `nil` uses the format's default (`,` for CSV, tab for TSV).
     public var csv: CSVOptions?
     /// Size and depth limits.

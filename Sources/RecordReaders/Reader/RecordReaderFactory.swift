@@ -35,4 +35,26 @@ public enum RecordReaderFactory {
             return try XMLReader(source, options: options)
         }
     }
+
+    /// Whether one reader of `format` can select records by every one of `paths` in one pass
+    /// (`ReaderOptions.records` and `additionalRecords`): JSON or XML record paths that parse,
+    /// at most 64, no two of which select the same value or one inside the other
+    /// (`items[*]` and `lists[*]` can; `items[*]` and `items[0]` cannot).
+    public static func canSelectTogether(_ paths: [String?], format: RecordFormat) -> Bool {
+        guard paths.count <= RecordPathSet.capacity else { return false }
+        switch format {
+        case .json:
+            guard let parsed = try? paths.map({ path throws(PathSyntaxError) in try JSONRecordPath(path) }) else {
+                return false
+            }
+            return parsed.arePairwiseDisjoint { $0.isDisjoint(from: $1) }
+        case .xml:
+            guard let parsed = try? paths.map({ path throws(PathSyntaxError) in try XMLRecordPath(path) }) else {
+                return false
+            }
+            return parsed.arePairwiseDisjoint { $0.isDisjoint(from: $1) }
+        case .csv, .tsv, .ndjson:
+            return paths.count <= 1
+        }
+    }
 }

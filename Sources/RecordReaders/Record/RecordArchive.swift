@@ -1,14 +1,16 @@
-// RecordArchive: a record as bytes and back, for programs that keep records aside on disk (an
-// import sets aside the records it must apply after the load) and read them in a later step,
-// or a later process.
-// Format (little-endian, versioned): the context (file, record number, path style, prefix and
-// index, CSV header names), the root node, the node table field by field, the byte buffer.
+// RecordArchive: a record (or the error of a broken record) as bytes and back, for programs that
+// keep records aside on disk (an import sets aside the records it must apply after the load, and
+// spills the records of a file's later sources while its first source reads it) and read them
+// in a later step, or a later process.
+// Format (versioned; integers as zigzag LEB128 varints, so small numbers take a byte): the
+// context (file, record number, path style, prefix and index, CSV header names), the root
+// node, the node table field by field, the byte buffer.
 // Invariant: `SourceRecord(archive:)` gives a record equal to the archived one in every value,
 // name and position; it checks every count and range and returns nil for bytes that are not
 // such an archive, whatever they hold.
 
 extension SourceRecord {
-    private static let archiveVersion: UInt8 = 1
+    private static let archiveVersion: UInt8 = 2
 
     /// The record as bytes that ``init(archive:)`` turns back into an equal record.
     ///
@@ -111,6 +113,57 @@ extension SourceRecord {
     }
 }
 
+extension RecordReaderError {
+    private static let archiveVersion: UInt8 = 1
+
+    /// The error, with its position and broken record, as bytes that ``init(archive:)`` turns
+    /// back into an equal error.
+    public func archived() -> [UInt8] {
+        var writer = ArchiveWriter()
+        writer.byte(Self.archiveVersion)
+        writer.string(kind.rawValue)
+        writer.string(reason)
+        writer.string(file)
+        for field in [line, column, byteOffset, recordNumber] { writer.integer(Int64(field)) }
+        if let brokenRecord {
+            let position = brokenRecord.position
+            writer.byte(1)
+            writer.string(position.file)
+            for field in [position.line, position.column, position.byteOffset, position.recordNumber] {
+                writer.integer(Int64(field))
+            }
+            writer.string(position.path)
+            writer.integer(Int64(brokenRecord.bytes.count))
+            writer.bytes.append(contentsOf: brokenRecord.bytes)
+        } else {
+            writer.byte(0)
+        }
+        return writer.bytes
+    }
+
+    /// The error `archive` holds (made by ``archived()``), or nil when it holds no such error.
+    public init?(archive: [UInt8]) {
+        var reader = ArchiveReader(bytes: archive)
+        guard reader.byte() == Self.archiveVersion, let kindName = reader.string(),
+            let kind = Kind(rawValue: kindName), let reason = reader.string(), let file = reader.string(),
+            let place = reader.place(), let hasBroken = reader.byte()
+        else { return nil }
+        self.init(
+            kind, reason, file: file, line: place.line, column: place.column, byteOffset: place.byteOffset,
+            recordNumber: place.recordNumber)
+        guard hasBroken == 1 else {
+            guard hasBroken == 0, reader.isAtEnd else { return nil }
+            return
+        }
+        guard let brokenFile = reader.string(), let brokenPlace = reader.place(), let path = reader.string(),
+            let count = reader.integer(), let bytes = reader.take(Int(clamping: count)), reader.isAtEnd
+        else { return nil }
+        var position = brokenPlace.position(in: brokenFile)
+        position.path = path
+        brokenRecord = BrokenRecord(position: position, bytes: Array(bytes))
+    }
+}
+
 /// Appends the fields of an archive.
 private struct ArchiveWriter {
     var bytes: [UInt8] = []
@@ -120,7 +173,12 @@ private struct ArchiveWriter {
     }
 
     mutating func integer(_ value: Int64) {
-        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+        var rest = UInt64(bitPattern: (value << 1) ^ (value >> 63))
+        while rest >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
+            rest >>= 7
+        }
+        bytes.append(UInt8(rest))
     }
 
     mutating func string(_ value: String) {
@@ -151,8 +209,29 @@ private struct ArchiveReader {
     }
 
     mutating func integer() -> Int64? {
-        guard let slice = take(8) else { return nil }
-        return slice.reversed().reduce(Int64(0)) { $0 << 8 | Int64($1) }
+        var zigzag: UInt64 = 0
+        var shift: UInt64 = 0
+        while let byte = byte() {
+            guard shift < 64 else { return nil }
+            zigzag |= UInt64(byte & 0x7F) << shift
+            guard byte & 0x80 != 0 else {
+                return Int64(bitPattern: zigzag >> 1) ^ -Int64(bitPattern: zigzag & 1)
+            }
+            shift += 7
+        }
+        return nil
+    }
+
+    /// Line, column, byte offset and record number.
+    mutating func place() -> SourcePlace? {
+        guard let line = int(), let column = int(), let offset = int(), let number = int() else {
+            return nil
+        }
+        return SourcePlace(line: line, column: column, byteOffset: offset, recordNumber: number)
+    }
+
+    private mutating func int() -> Int? {
+        integer().flatMap { Int(exactly: $0) }
     }
 
     mutating func string() -> String? {

@@ -37,6 +37,8 @@ struct RecordContext: Sendable {
     var pathIndex: Int = -1
     /// CSV header names, shared by all records of a reader.
     var columns: CSVColumns? = nil
+    /// Which of the reader's record paths selected the record (0: `ReaderOptions.records`).
+    var selection = 0
 
     /// Becomes `other`, leaving the file name, path prefix and columns in place when they are
     /// already equal (so refilling a reader's storage costs no reference counting).
@@ -46,6 +48,7 @@ struct RecordContext: Sendable {
         pathStyle = other.pathStyle
         if pathPrefix != other.pathPrefix { pathPrefix = other.pathPrefix }
         pathIndex = other.pathIndex
+        selection = other.selection
         if columns !== other.columns { columns = other.columns }
     }
 }

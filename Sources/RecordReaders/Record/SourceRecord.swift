@@ -32,6 +32,10 @@ public struct SourceRecord: Sendable {
     /// Where the record starts, in numbers only (no file name, no path built).
     public var place: SourcePlace { storage.place(of: root) }
 
+    /// Which record path of its reader selected the record: 0 for `ReaderOptions.records`,
+    /// `k + 1` for `ReaderOptions.additionalRecords[k]`.
+    public var selection: Int { storage.context.selection }
+
     /// The shape of the record's root value (`.record` for rows, objects and elements).
     public var kind: ValueKind { storage.nodes[Int(root)].valueKind }
 

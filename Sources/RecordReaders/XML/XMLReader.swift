@@ -1,5 +1,5 @@
-// XMLReader: records selected from an XML document by an element path, parsed by libxml2's
-// SAX2 push parser fed with the reader's own chunks.
+// XMLReader: records selected from an XML document by an element path (or several disjoint
+// ones, read in one pass), parsed by libxml2's SAX2 push parser fed with the reader's own chunks.
 //
 // Security: options are XML_PARSE_NONET only — never NOENT, DTDLOAD or DTDATTR — so no
 // external entity, DTD or network resource is ever loaded; entity declarations are refused
@@ -37,18 +37,25 @@ public struct XMLReader: RecordReader {
     public var fileName: String { input.name }
 
     /// Opens `source`; `options.records` is the element path of the records (default: the
-    /// children of the root element).
+    /// children of the root element), `options.additionalRecords` more disjoint ones.
     public init(_ source: InputSource, options: ReaderOptions = ReaderOptions()) throws(RecordReaderError) {
-        let path: XMLRecordPath
+        let texts = [options.records] + options.additionalRecords
+        let paths: [XMLRecordPath]
         do {
-            path = try XMLRecordPath(options.records)
+            paths = try texts.map { text throws(PathSyntaxError) in try XMLRecordPath(text) }
         } catch {
             throw RecordReaderError(.configuration, error.description, file: source.name)
+        }
+        guard RecordReaderFactory.canSelectTogether(texts, format: .xml) else {
+            throw RecordReaderError(
+                .configuration,
+                "records paths that overlap cannot be read in one pass: "
+                    + paths.map(\.text).joined(separator: ", "), file: source.name)
         }
         input = try ByteInput(source, chunkSize: options.chunkSize)
         _ = libxml2Initialized
         session = XMLParserSession(
-            assembler: XMLRecordAssembler(fileName: source.name, path: path, limits: options.limits))
+            assembler: XMLRecordAssembler(fileName: source.name, paths: paths, limits: options.limits))
         var handler = XMLSAXHandler.make()
         let userData = Unmanaged.passUnretained(session).toOpaque()
         guard let parser = xmlCreatePushParserCtxt(&handler, userData, nil, 0, source.name) else {
@@ -96,9 +103,8 @@ public struct XMLReader: RecordReader {
         }
         let status = xmlParseChunk(parser, nil, 0, 1)
         if status != 0 { session.assembler.libxml2ErrorIfMissing(status: status) }
-        if session.assembler.error == nil, !session.assembler.parentReached {
-            let path = session.assembler.path.text
-            session.assembler.failAtEnd(.structure, "the records path \(path) matches nothing")
+        if session.assembler.error == nil, let path = session.assembler.unreachedPath {
+            session.assembler.failAtEnd(.structure, "the records path \(path.text) matches nothing")
         }
     }
 }

@@ -1,6 +1,7 @@
 // XMLRecordAssembler: turns libxml2 SAX2 events into records.
 //
-// Outside records it only tracks how much of the records path the open elements match.
+// Outside records it only tracks which records paths (one, or several disjoint ones read in
+// one pass) the open elements match.
 // Inside a record it appends an element node per element (namespace URI and local name),
 // an attribute leaf per attribute, and collects each element's own text (character data,
 // CDATA, character and predefined entity references) in a scratch stack, copied into the
@@ -24,7 +25,8 @@ internal import CLibXML2
 /// Builds records from SAX2 events (state of an XMLParserSession).
 struct XMLRecordAssembler {
     let fileName: String
-    let path: XMLRecordPath
+    /// `ReaderOptions.records`, then `additionalRecords`.
+    let paths: [XMLRecordPath]
     let limits: ReaderLimits
     /// The push parser (set once created; owned and freed by the session).
     var parser: xmlParserCtxtPtr?
@@ -32,10 +34,12 @@ struct XMLRecordAssembler {
     private var builder = RecordBuilder()
     /// Depth of the current element (the root element is 1).
     private var depth = 0
-    /// Elements at depths 1...matchedDepth lie on the records path.
-    private var matchedDepth = 0
+    /// The records paths the open elements at depths 1...matched.count lie on, per depth.
+    private var matched: [RecordPathSet] = []
     /// Depth of the open record element, 0 outside records.
     private var recordDepth = 0
+    /// The path that selected the open record.
+    private var recordSelection = 0
     /// Nodes of the open elements inside the record.
     private var openElements: [Int32] = []
     /// Text of the open elements inside the record, each from its start offset.
@@ -43,17 +47,17 @@ struct XMLRecordAssembler {
     private var textStarts: [Int] = []
     /// Names of the open elements on the records path, for record positions.
     private var pathNames: [String] = []
-    /// Path of the current records' parent element, and the records found in it so far.
-    private var parentPath = ""
-    private var siblingIndex = 0
-    /// Whether the records' parent element was found at all.
-    private(set) var parentReached = false
+    /// Per path: the path of the current records' parent element, and the records found in it so far.
+    private var parentPath: [String]
+    private var siblingIndex: [Int]
+    /// Per path: whether the records' parent element was found at all.
+    private var parentReached: [Bool]
 
     /// Records finished and not yet handed out.
     private var queue: [SourceRecord] = []
     private var queueHead = 0
-    /// Records built so far.
-    private(set) var recordsBuilt = 0
+    /// Records built so far, per path (their record numbers).
+    private var recordsBuilt: [Int]
     /// The first error, which stops the parser.
     private(set) var error: RecordReaderError?
     /// Whether `error` is set (checked on every event, cheaper than comparing the error).
@@ -63,11 +67,19 @@ struct XMLRecordAssembler {
     /// 0-based byte offset.
     typealias Position = (line: Int, column: Int, offset: Int)
 
-    init(fileName: String, path: XMLRecordPath, limits: ReaderLimits) {
+    init(fileName: String, paths: [XMLRecordPath], limits: ReaderLimits) {
         self.fileName = fileName
-        self.path = path
+        self.paths = paths
         self.limits = limits
-        parentReached = path.names.count <= 1
+        parentReached = paths.map { $0.names.count <= 1 }
+        parentPath = Array(repeating: "", count: paths.count)
+        siblingIndex = Array(repeating: 0, count: paths.count)
+        recordsBuilt = Array(repeating: 0, count: paths.count)
+    }
+
+    /// The first records path whose records' parent element was not found.
+    var unreachedPath: XMLRecordPath? {
+        parentReached.firstIndex(of: false).map { paths[$0] }
     }
 
     /// The next queued record, if any.
@@ -98,21 +110,28 @@ struct XMLRecordAssembler {
             openElement(localName, namespaceURI, attributes, attributeCount)
             return
         }
-        guard matchedDepth == depth - 1, depth <= path.names.count else { return }
-        let wanted = path.names[depth - 1]
-        guard wanted.isEmpty || XMLRecordAssembler.equals(localName, wanted) else { return }
-        matchedDepth = depth
-        if depth == path.names.count {
+        guard matched.count == depth - 1 else { return }
+        let alive = (matched.last ?? .first(paths.count)).filter { index in
+            let names = paths[index].names
+            guard depth <= names.count else { return false }
+            return names[depth - 1].isEmpty || XMLRecordAssembler.equals(localName, names[depth - 1])
+        }
+        guard !alive.isEmpty else { return }
+        matched.append(alive)
+        // Disjoint paths: a path that ends here is the only one still matching.
+        if let complete = alive.filter({ paths[$0].names.count == depth }).lowest {
             recordDepth = depth
-            siblingIndex += 1
+            recordSelection = complete
+            siblingIndex[complete] += 1
             openElement(localName, namespaceURI, attributes, attributeCount)
             return
         }
         pathNames.append(String(cString: localName))
-        if depth == path.names.count - 1 {
-            parentReached = true
-            parentPath = "/" + pathNames.joined(separator: "/")
-            siblingIndex = 0
+        alive.forEach { index in
+            guard depth == paths[index].names.count - 1 else { return }
+            parentReached[index] = true
+            parentPath[index] = "/" + pathNames.joined(separator: "/")
+            siblingIndex[index] = 0
         }
     }
 
@@ -125,9 +144,9 @@ struct XMLRecordAssembler {
                 recordDepth = 0
             }
         }
-        if matchedDepth == depth {
-            matchedDepth -= 1
-            if depth < path.names.count { pathNames.removeLast() }
+        if matched.count == depth {
+            matched.removeLast()
+            if pathNames.count == depth { pathNames.removeLast() }  // not the record element
         }
         depth -= 1
     }
@@ -166,7 +185,7 @@ struct XMLRecordAssembler {
         failed = true
         error = RecordReaderError(
             kind, message, file: fileName, line: Int(report.line), column: Int(report.int2),
-            byteOffset: currentOffset(), recordNumber: recordsBuilt + 1)
+            byteOffset: currentOffset(), recordNumber: recordsBuilt[0] + 1)
         stop()
     }
 
@@ -281,10 +300,11 @@ struct XMLRecordAssembler {
     }
 
     private mutating func finishRecord() {
-        recordsBuilt += 1
+        recordsBuilt[recordSelection] += 1
         let context = RecordContext(
-            file: fileName, recordNumber: recordsBuilt, pathStyle: .xml, pathPrefix: parentPath,
-            pathIndex: siblingIndex)
+            file: fileName, recordNumber: recordsBuilt[recordSelection], pathStyle: .xml,
+            pathPrefix: parentPath[recordSelection], pathIndex: siblingIndex[recordSelection],
+            selection: recordSelection)
         queue.append(SourceRecord(storage: builder.finish(context: context)))
     }
 
@@ -303,7 +323,7 @@ struct XMLRecordAssembler {
         failed = true
         error = RecordReaderError(
             kind, reason, file: fileName, line: position.line, column: position.column,
-            byteOffset: position.offset, recordNumber: recordsBuilt + 1)
+            byteOffset: position.offset, recordNumber: recordsBuilt[0] + 1)
         stop()
     }
 

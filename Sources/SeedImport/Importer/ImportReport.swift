@@ -34,6 +34,23 @@ public struct SourceCounts: Sendable, Hashable, Encodable {
     }
 }
 
+/// How often an import read one input file: sources over the same file share one pass.
+public struct FileReads: Sendable, Hashable, Encodable {
+    /// The file, as the plan's first source over it names it.
+    public var file: String
+    /// The sources that map it.
+    public var sources = 0
+    /// Passes over the file (each parses it from the start): 1 when all its sources shared one.
+    public var passes = 0
+    /// Bytes read from it: its size for each pass (for gzip input, compressed bytes).
+    public var bytes = 0
+
+    /// A file not read yet.
+    public init(file: String) {
+        self.file = file
+    }
+}
+
 /// The outcome of an import.
 ///
 /// ```swift
@@ -43,6 +60,8 @@ public struct SourceCounts: Sendable, Hashable, Encodable {
 public struct ImportReport: Sendable, Hashable, Encodable {
     /// Records read and refused per source, in plan order.
     public var sources: [SourceCounts] = []
+    /// How often each input file was read, in the order the plan first names them.
+    public var files: [FileReads] = []
     /// Objects inserted, updated and unchanged (and the records refused) per entity name.
     public var entities: [String: EntityCounts] = [:]
     /// Every record error (with `skip`), or the one that stopped the run (with `abort`).
@@ -68,20 +87,25 @@ public struct ImportReport: Sendable, Hashable, Encodable {
         update(&entities[entity, default: EntityCounts()])
     }
 
-    /// For people: one line per source (records), then one per entity (objects):
-    /// `items.csv → Item: 1002 records read, 2 rejected`, …,
+    /// For people: one line per source (records), one per file that several sources read
+    /// (passes), then one per entity (objects): `items.csv → Item: 1002 records read, 2 rejected`,
+    /// …, `catalog.json: 1 pass for 2 sources, 2048 bytes read`, …,
     /// `Item: 1000 inserted, 0 updated, 0 unchanged, 2 rejected`.
     public var summary: String {
         let sourceLines = sources.map { source in
             "\(source.file) → \(source.entity): \(Self.counted(source.records, "record")) read, \(source.rejected) rejected"
         }
+        let fileLines = files.filter { $0.sources > 1 }.map { file in
+            "\(file.file): \(Self.counted(file.passes, "pass", "passes")) for \(Self.counted(file.sources, "source")), "
+                + "\(Self.counted(file.bytes, "byte")) read"
+        }
         let entityLines = entities.sorted { $0.key < $1.key }.map { name, counts in
             "\(name): \(counts.inserted) inserted, \(counts.updated) updated, \(counts.unchanged) unchanged, \(counts.rejected) rejected"
         }
-        return (sourceLines + entityLines).joined(separator: "\n")
+        return (sourceLines + fileLines + entityLines).joined(separator: "\n")
     }
 
-    private static func counted(_ count: Int, _ noun: String) -> String {
-        "\(count) \(noun)\(count == 1 ? "" : "s")"
+    private static func counted(_ count: Int, _ noun: String, _ plural: String? = nil) -> String {
+        "\(count) \(count == 1 ? noun : plural ?? noun + "s")"
     }
 }

@@ -1,7 +1,8 @@
 // One import run, top-down, on the thread that owns its context:
 //
 //   target      ImportTarget    open (or create) the store, begin or resume its run journal
-//   per source  RecordStage     reader → mapping: records read and prepared on a reader thread
+//   per source  RecordStage     reader → mapping: records read and prepared on a reader thread,
+//                               sources over one file sharing one pass (SharedReads, RecordFeed)
 //   per batch   BatchBuilder    key resolution and batch building: new rows for a store the run
 //                               created (RowBuilder), else changes to objects (ObjectApplier)
 //               BatchCommit     one commit: the batch with its checkpoint and waiting references
@@ -61,6 +62,11 @@ final class ImportRun {
         }
         tally.note(mappings.notes)
         let files = plan.sources.map { plan.resolve($0.file) }
+        let reads = SharedReads(
+            files: files, formats: plan.sources.map(\.format), options: plan.sources.indices.map(readerOptions),
+            mappings: mappings.sources, spillPrefix: storePath + ".seedkit-pass-")
+        reads.removeSpills()
+        defer { reads.removeSpills() }
         let scratch = RunScratch(metadataKeys: [ImportCheckpoint.key]) { connection in
             try StagedReferences.drop(on: connection)
             try SetAsideRecords.drop(on: connection)
@@ -114,8 +120,8 @@ final class ImportRun {
                 for index in checkpoint.source..<plan.sources.count {
                     tally.reading(source: index)
                     try importSource(
-                        index, mapping: mappings.sources[index], checkpoint: &checkpoint, builder: builder,
-                        commit: commit, tally: tally)
+                        index, mapping: mappings.sources[index], reads: reads, checkpoint: &checkpoint,
+                        builder: builder, commit: commit, tally: tally)
                 }
                 tally.reading(source: nil)
                 try cancellation.check()
@@ -175,18 +181,19 @@ final class ImportRun {
 
     /// Streams one source through the stages, batch by batch, from the record `checkpoint` names.
     private func importSource(
-        _ index: Int, mapping: CompiledMapping, checkpoint: inout ImportCheckpoint, builder: BatchBuilder,
-        commit: BatchCommit, tally: RunTally
+        _ index: Int, mapping: CompiledMapping, reads: SharedReads, checkpoint: inout ImportCheckpoint,
+        builder: BatchBuilder, commit: BatchCommit, tally: RunTally
     ) throws {
         let source = plan.sources[index]
         let path = plan.resolve(source.file)
         let total = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         let skip = index == checkpoint.source ? checkpoint.records : 0
+        let (input, isPass) = reads.input(for: index)
+        if isPass { tally.countPass(over: path, bytes: total) }
         // Into a store that held data every batch goes through objects: the reader thread makes
         // its records whole, alongside the writing thread.
         let reader = RecordStage(
-            source: .file(path), format: source.format, options: readerOptions(index), batchSize: batchSize,
-            skip: skip, mapping: mapping,
+            input: input, batchSize: batchSize, skip: skip, mapping: mapping,
             objects: builder.buildsRows ? nil : RecordStage.ObjectForm(mappings: builder.mappings, file: path))
         defer { reader.cancel() }
         var resolved = mapping
@@ -214,6 +221,7 @@ final class ImportRun {
                 break loop
             }
         }
+        reads.finished(index)
         checkpoint = ImportCheckpoint(run: runID, source: index + 1, records: 0, batches: checkpoint.batches)
     }
 

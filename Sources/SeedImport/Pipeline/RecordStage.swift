@@ -1,10 +1,11 @@
 // The reader and mapping stages of an import, overlapped with writing (docs/Architecture.md): a
-// reader thread reads a source's records and prepares them for their mapping (field access and
+// reader thread reads a source's records (from its file, or from the spill of a pass shared with
+// an earlier source: RecordFeed) and prepares them for their mapping (field access and
 // coercion, which never touch a context) into batches in a small bounded queue that the
 // writing thread drains.
 // Invariants: at most `capacity` batches wait in the queue (memory stays bounded); the reader
-// thread owns its RecordReader (it never crosses threads), only Sendable records and prepared
-// batches do; the queue always ends with `.end` or `.failure`, after every record read before
+// thread owns its RecordFeed and reader (they never cross threads), only Sendable records and
+// prepared batches do; the queue always ends with `.end` or `.failure`, after every record read before
 // the failure. Batches the writing thread is done with come back through `recycle`: the reader
 // thread empties them (releasing their records, which it has time to spare for) and fills them
 // again, so their buffers are allocated once per run, not once per batch.
@@ -39,12 +40,12 @@ final class RecordStage: Sendable {
         let file: String
     }
 
-    /// Starts reading `source` in batches of `batchSize`, skipping the first `skip` records and
+    /// Starts reading `input` in batches of `batchSize`, skipping the first `skip` records and
     /// preparing the others for `mapping` — and, with `objects`, making them whole for the object
     /// path too; the first element is `.mapping` with `mapping`'s fields resolved against the source.
     init(
-        source: InputSource, format: RecordFormat?, options: ReaderOptions, batchSize: Int, skip: Int,
-        mapping: CompiledMapping, objects: ObjectForm? = nil, capacity: Int = 1
+        input: RecordInput, batchSize: Int, skip: Int, mapping: CompiledMapping, objects: ObjectForm? = nil,
+        capacity: Int = 1
     ) {
         self.capacity = capacity
         // Created at zero and raised to `capacity`: libdispatch traps when a semaphore is freed
@@ -52,9 +53,7 @@ final class RecordStage: Sendable {
         self.free = DispatchSemaphore(value: 0)
         for _ in 0..<capacity { free.signal() }
         let thread = Thread { [self] in
-            self.produce(
-                source: source, format: format, options: options, batchSize: batchSize, skip: skip, mapping: mapping,
-                objects: objects)
+            self.produce(input: input, batchSize: batchSize, skip: skip, mapping: mapping, objects: objects)
         }
         thread.name = "seedkit.reader"
         thread.stackSize = 4 << 20
@@ -93,7 +92,8 @@ final class RecordStage: Sendable {
         return try resolve(mapping, with: reader)
     }
 
-    private static func resolve(_ mapping: CompiledMapping, with reader: borrowing any RecordReader)
+    /// `mapping` with its top-level fields resolved against `reader`'s source.
+    static func resolve(_ mapping: CompiledMapping, with reader: borrowing any RecordReader)
         throws(RecordReaderError) -> CompiledMapping
     {
         var resolved: [FieldPath] = []
@@ -119,18 +119,17 @@ final class RecordStage: Sendable {
     }
 
     private func produce(
-        source: InputSource, format: RecordFormat?, options: ReaderOptions, batchSize: Int, skip: Int,
-        mapping: CompiledMapping, objects: ObjectForm?
+        input: RecordInput, batchSize: Int, skip: Int, mapping: CompiledMapping, objects: ObjectForm?
     ) {
         let preparer = RecordPreparer()
         var batch = PreparedBatch()
         do throws(RecordReaderError) {
-            var reader = try RecordReaderFactory.open(source, format: format, options: options)
-            let resolvedMapping = try Self.resolve(mapping, with: reader)
+            var feed = try input.open()
+            let resolvedMapping = try feed.resolve(mapping)
             guard put(.mapping(resolvedMapping)) else { return }
             var skipped = 0
-            while let result = try reader.nextResult() {
-                batch.bytesConsumed = reader.bytesConsumed
+            while let result = try feed.nextResult() {
+                batch.bytesConsumed = feed.bytesConsumed
                 if skipped < skip {
                     skipped += 1
                     continue

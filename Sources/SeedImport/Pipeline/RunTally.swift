@@ -17,6 +17,8 @@ final class RunTally {
     private let sourcePaths: [String]
     /// The source being read (nil after the load).
     private var current: Int?
+    /// Each resolved input file's entry in the report's `files`.
+    private var fileIndex: [String: Int] = [:]
 
     /// A tally of `plan`'s sources refusing records by `policy`, up to `maxErrors` with `skip`,
     /// writing them to the file at `rejectsPath` (when given).
@@ -24,6 +26,15 @@ final class RunTally {
         report.store = store
         report.sources = plan.sources.map { SourceCounts(file: $0.file, entity: $0.entity) }
         sourcePaths = plan.sources.map { plan.resolve($0.file) }
+        for (source, path) in zip(plan.sources, sourcePaths) {
+            if let known = fileIndex[path] {
+                report.files[known].sources += 1
+            } else {
+                fileIndex[path] = report.files.count
+                report.files.append(FileReads(file: source.file))
+                report.files[report.files.count - 1].sources = 1
+            }
+        }
         self.policy = policy
         self.maxErrors = maxErrors
         self.rejectsPath = rejectsPath
@@ -34,12 +45,19 @@ final class RunTally {
         current = index
     }
 
-    /// Counts one record read.
+    /// Counts a pass over the input file at `path` (resolved) of `bytes`.
+    func countPass(over path: String, bytes: Int) {
+        guard let index = fileIndex[path] else { return }
+        report.files[index].passes += 1
+        report.files[index].bytes += bytes
+    }
+
     /// Adds what convention mapping left out to the report.
     func note(_ lines: [String]) {
         report.notes += lines
     }
 
+    /// Counts one record read.
     func countRecord() {
         report.records += 1
         if let current { report.sources[current].records += 1 }
