@@ -70,17 +70,6 @@ final class CopyBatches {
         try context.restore(saved)
     }
 
-    /// Builds the secondary indexes of a target created without them (StoreOptions.deferIndexes),
-    /// in one batch of the run, sorting on two threads (then on none again, SQLite's default).
-    func buildIndexes() throws {
-        try commit { connection in
-            connection.setWorkerThreads(2)
-            defer { connection.setWorkerThreads(0) }
-            for statement in context.store.layout.indexStatements { try connection.execute(statement) }
-            try context.store.layout.writeMetadata([StoreMetadata.Key.indexesPending: nil], on: connection)
-        }
-    }
-
     /// Commits `metadata` and the end of `run` in one last transaction, at the store's own
     /// durability, after `body` (the layout's key bookkeeping).
     func finish(_ run: RunJournal, metadata: [String: String?], _ body: (SQLiteConnection) throws -> Void) throws {

@@ -7,8 +7,6 @@
 // ends, and ordered members positioned (order kept; a merge appends missing members in source
 // order, and under `update` then gives matched objects' lists the source's order, their
 // target-only members after it).
-// A target created without its secondary indexes (a new store laid out unlike the source) gets
-// them after the rows, in the run's last batch.
 // With a lineage (CopyLineage, LineageMatches), the target's seed record matches objects first,
 // decides per column whether a matched object keeps the target's value, leaves out objects the
 // target deleted, and is rewritten in the copy's last transaction.
@@ -81,7 +79,6 @@ public final class DeepCopier {
             defer { try? batches.restoreSettings() }
             let links = CopyLinks(plan: plan)
             let (tables, maps) = try copy(plan: plan, links: links, lineage: lineage, with: batches)
-            if try target.metadata()[StoreMetadata.Key.indexesPending] != nil { try batches.buildIndexes() }
             try batches.finish(run, metadata: options.completionMetadata) { connection in
                 for root in tables.compactMap(\.targetRoot) {
                     try target.layout.coverKeys(ofRoot: root, on: connection)
