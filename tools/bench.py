@@ -598,32 +598,29 @@ class Suite:
                       "no `seedkit " + ", ".join(sorted(needed)) + "`")
             return
         plan = write_catalog_xcode_plan(self.data)
-        seedkit, files = str(self.tools.seedkit), ("items.csv", "lists.csv")
-        stores = {layout: self.work / f"layout-{layout}.sqlite" for layout in ("seedkit", "core-data")}
-        names = {"seedkit": "SeedKit", "core-data": "Core Data"}
-        for layout, store in stores.items():
-            key = "coredata" if layout == "core-data" else layout
-            self.add(Case(f"layouts.import-{key}", f"CSV import into a new {names[layout]}-layout store",
-                          [seedkit, "import", str(plan), "--store", str(store), "--layout", layout, "--quiet"],
-                          self.records, sizes(self.data, *files), prepare=lambda store=store: remove_store(store),
-                          ours=True))
+        seedkit, size = str(self.tools.seedkit), sizes(self.data, "items.csv", "lists.csv")
+        layouts = (("seedkit", "seedkit", "SeedKit"), ("core-data", "coredata", "Core Data"))
+        stores = {layout: self.work / f"layout-{layout}.sqlite" for layout, _, _ in layouts}
+        sources = {layout: self.work / f"layout-source-{layout}.sqlite" for layout, _, _ in layouts}
+
+        def add(step: str, key: str, label: str, layout: str, arguments: list[str], input_bytes: int) -> None:
+            store = stores[layout]
+            self.add(Case(f"layouts.{step}-{key}", label, [seedkit, *arguments, str(store), "--layout", layout,
+                                                           "--quiet"], self.records, input_bytes,
+                          prepare=lambda: remove_store(store), ours=True))
+
+        for layout, key, name in layouts:
+            add("import", key, f"CSV import into a new {name}-layout store", layout,
+                ["import", str(plan), "--store"], size)
         self.run_group()
-        sources = {layout: self.work / f"layout-source-{layout}.sqlite" for layout in stores}
-        for layout, store in stores.items():
-            if self.results[f"layouts.import-{'coredata' if layout == 'core-data' else layout}"].status == "ok":
-                copy_store(store, sources[layout])
-        for layout, store in stores.items():
-            key = "coredata" if layout == "core-data" else layout
-            self.add(Case(f"layouts.build-{key}", f"seedkit build, {names[layout]} layout",
-                          [seedkit, "build", str(plan), "-o", str(store), "--layout", layout, "--quiet"],
-                          self.records, sizes(self.data, *files), prepare=lambda store=store: remove_store(store),
-                          ours=True))
+        for layout, key, name in layouts:
+            if self.results[f"layouts.import-{key}"].status == "ok":
+                copy_store(stores[layout], sources[layout])
+            add("build", key, f"seedkit build, {name} layout", layout, ["build", str(plan), "-o"], size)
             if sources[layout].exists():
-                self.add(Case(f"layouts.copy-{key}", f"Deep copy of a {names[layout]}-layout store into a new one",
-                              [seedkit, "copy", "--from", str(sources[layout]), "--to", str(store), "--layout", layout,
-                               "--model", str(plan.parent / "Catalog.xcdatamodel"), "--quiet"],
-                              self.records, sources[layout].stat().st_size,
-                              prepare=lambda store=store: remove_store(store), ours=True))
+                add("copy", key, f"Deep copy of a {name}-layout store into a new one", layout,
+                    ["copy", "--from", str(sources[layout]), "--model", str(plan.parent / "Catalog.xcdatamodel"),
+                     "--to"], sources[layout].stat().st_size)
         self.run_group()
         for store in (*stores.values(), *sources.values()):
             remove_store(store)
@@ -706,46 +703,45 @@ def write_catalog_versions(data: Path, work: Path) -> Path:
     return versions
 
 
-CATALOG_XCODE_MODEL = """<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" minimumToolsVersion="Automatic">
-    <entity name="Item" representedClassName="Item" syncable="YES">
-        <attribute name="added" optional="YES" attributeType="Date" usesScalarValueType="NO"/>
-        <attribute name="listed" optional="YES" attributeType="Boolean" defaultValueString="YES" usesScalarValueType="YES"/>
-        <attribute name="name" attributeType="String"/>
-        <attribute name="notes" optional="YES" attributeType="String"/>
-        <attribute name="price" optional="YES" attributeType="Double" minValueString="0" defaultValueString="0" usesScalarValueType="YES"/>
-        <attribute name="quantity" optional="YES" attributeType="Integer 32" defaultValueString="0" usesScalarValueType="YES"/>
-        <attribute name="sku" attributeType="String"/>
-        <relationship name="lists" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="ShoppingList" inverseName="items" inverseEntity="ShoppingList"/>
-        <relationship name="location" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Location" inverseName="items" inverseEntity="Location"/>
-        <relationship name="tags" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Tag" inverseName="items" inverseEntity="Tag"/>
-        <relationship name="unit" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Unit" inverseName="items" inverseEntity="Unit"/>
-        <uniquenessConstraints><uniquenessConstraint><constraint value="sku"/></uniquenessConstraint></uniquenessConstraints>
-    </entity>
-    <entity name="Location" representedClassName="Location" syncable="YES">
-        <attribute name="aisle" attributeType="String"/>
-        <relationship name="items" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Item" inverseName="location" inverseEntity="Item"/>
-        <uniquenessConstraints><uniquenessConstraint><constraint value="aisle"/></uniquenessConstraint></uniquenessConstraints>
-    </entity>
-    <entity name="ShoppingList" representedClassName="ShoppingList" syncable="YES">
-        <attribute name="code" attributeType="String"/>
-        <attribute name="created" optional="YES" attributeType="Date" usesScalarValueType="NO"/>
-        <attribute name="title" optional="YES" attributeType="String"/>
-        <relationship name="items" optional="YES" toMany="YES" ordered="YES" deletionRule="Nullify" destinationEntity="Item" inverseName="lists" inverseEntity="Item"/>
-        <uniquenessConstraints><uniquenessConstraint><constraint value="code"/></uniquenessConstraint></uniquenessConstraints>
-    </entity>
-    <entity name="Tag" representedClassName="Tag" syncable="YES">
-        <attribute name="name" attributeType="String"/>
-        <relationship name="items" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Item" inverseName="tags" inverseEntity="Item"/>
-        <uniquenessConstraints><uniquenessConstraint><constraint value="name"/></uniquenessConstraint></uniquenessConstraints>
-    </entity>
-    <entity name="Unit" representedClassName="Unit" syncable="YES">
-        <attribute name="name" attributeType="String"/>
-        <relationship name="items" optional="YES" toMany="YES" deletionRule="Deny" destinationEntity="Item" inverseName="unit" inverseEntity="Item"/>
-        <uniquenessConstraints><uniquenessConstraint><constraint value="name"/></uniquenessConstraint></uniquenessConstraints>
-    </entity>
-</model>
-"""
+def xcode_entity(name: str, unique: str, attributes: list[tuple[str, str]],
+                 relationships: list[tuple[str, str, str, str]]) -> str:
+    """An `<entity>` of an Xcode model: `attributes` as (name, XML attributes), `relationships` as
+    (name, destination, inverse, XML attributes), and a uniqueness constraint on `unique`."""
+    lines = [f'    <entity name="{name}" representedClassName="{name}" syncable="YES">']
+    lines += [f'        <attribute name="{attribute}" {spec}/>' for attribute, spec in attributes]
+    lines += [f'        <relationship name="{relationship}" {spec} destinationEntity="{destination}" '
+              f'inverseName="{inverse}" inverseEntity="{destination}"/>'
+              for relationship, destination, inverse, spec in relationships]
+    lines += [f'        <uniquenessConstraints><uniquenessConstraint><constraint value="{unique}"/>'
+              '</uniquenessConstraint></uniquenessConstraints>', '    </entity>']
+    return "\n".join(lines) + "\n"
+
+
+TO_ONE, TO_MANY = 'optional="YES" maxCount="1" deletionRule="Nullify"', 'optional="YES" toMany="YES" deletionRule="Nullify"'
+STRING, OPTIONAL_STRING, DATE = 'attributeType="String"', 'optional="YES" attributeType="String"', \
+    'optional="YES" attributeType="Date" usesScalarValueType="NO"'
+# The catalog's model (Catalog.yaml) as an Xcode model: the same entities, attributes,
+# relationships, defaults and uniqueness constraints.
+CATALOG_XCODE_MODEL = (
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+    '<model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" minimumToolsVersion="Automatic">\n'
+    + xcode_entity("Item", "sku", [
+        ("added", DATE),
+        ("listed", 'optional="YES" attributeType="Boolean" defaultValueString="YES" usesScalarValueType="YES"'),
+        ("name", STRING), ("notes", OPTIONAL_STRING),
+        ("price", 'optional="YES" attributeType="Double" minValueString="0" defaultValueString="0" '
+                  'usesScalarValueType="YES"'),
+        ("quantity", 'optional="YES" attributeType="Integer 32" defaultValueString="0" usesScalarValueType="YES"'),
+        ("sku", STRING)], [
+        ("lists", "ShoppingList", "items", TO_MANY), ("location", "Location", "items", TO_ONE),
+        ("tags", "Tag", "items", TO_MANY), ("unit", "Unit", "items", TO_ONE)])
+    + xcode_entity("Location", "aisle", [("aisle", STRING)], [("items", "Item", "location", TO_MANY)])
+    + xcode_entity("ShoppingList", "code", [("code", STRING), ("created", DATE), ("title", OPTIONAL_STRING)],
+                   [("items", "Item", "lists", 'optional="YES" toMany="YES" ordered="YES" deletionRule="Nullify"')])
+    + xcode_entity("Tag", "name", [("name", STRING)], [("items", "Item", "tags", TO_MANY)])
+    + xcode_entity("Unit", "name", [("name", STRING)],
+                   [("items", "Item", "unit", 'optional="YES" toMany="YES" deletionRule="Deny"')])
+    + "</model>\n")
 
 
 def write_catalog_xcode_plan(data: Path) -> Path:
