@@ -4,7 +4,7 @@
 Usage, from a clean clone (builds the release binaries and generates the data itself):
     python3 tools/bench.py                          # N = 1,000,000, 3 runs of everything
     python3 tools/bench.py --n 100000 --runs 5
-    python3 tools/bench.py --only reader,import     # groups: reader import reimport copy first-launch migrate
+    python3 tools/bench.py --only reader,import     # groups: reader import reimport copy layouts first-launch migrate
     python3 tools/bench.py --scale                  # the scale series: 100k, 1M, 5M (--large: 20M too)
     python3 tools/bench.py --scale 100000,200000 --floor path/to/floor   # any Ns, with a C reference
 
@@ -58,7 +58,7 @@ from typing import Callable
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / ".bench"
 GENERATOR = [ROOT / "Sources" / "seedkit-fuzz" / name for name in ("CatalogRecords.swift", "CatalogWriter.swift", "KeyedPermutation.swift")]
-GROUPS = ("reader", "import", "reimport", "copy", "first-launch", "migrate")
+GROUPS = ("reader", "import", "reimport", "copy", "layouts", "first-launch", "migrate")
 RSS_LIMIT_MB = 100.0  # fresh imports (docs/Performance.md, "Targets")
 RSS_LIMIT_OTHER_MB = 200.0  # every other operation
 MB = 1e6
@@ -164,6 +164,12 @@ TARGETS = [
     Target("Deep copy into half-full vs sqlite3", "copy.half", "copy.sqlite3-half", 5.0, "≤ 5×"),
     Target("Deep copy into a new store: Core Data layout vs SeedKit layout", "copy.new-coredata", "copy.new", 1.1,
            "≤ 1.1×"),
+    Target("CSV import into a new store (Xcode model): Core Data layout vs SeedKit layout", "layouts.import-coredata",
+           "layouts.import-seedkit", 1.1, "≤ 1.1×"),
+    Target("seedkit build (Xcode model): Core Data layout vs SeedKit layout", "layouts.build-coredata",
+           "layouts.build-seedkit", 1.1, "≤ 1.1×"),
+    Target("Deep copy of a store into a new store of its layout: Core Data vs SeedKit", "layouts.copy-coredata",
+           "layouts.copy-seedkit", 1.1, "≤ 1.1×"),
     Target("First launch vs file copy", "first-launch", "first-launch.cp", 1.5, "≤ 1.5×"),
     Target("Migration (add attribute, rename entity) vs deep copy into empty", "migrate", "migrate.copy", 1.5,
            "≤ 1.5×"),
@@ -581,6 +587,44 @@ class Suite:
         self.run_group()
         remove_store(target)
 
+    def layouts(self) -> None:
+        """The same work in each store layout, with the catalog's Xcode model (a Core Data–layout store
+        is written for one): the CSV import into a new store, `seedkit build`, and a copy of a store
+        into a new store of its own layout."""
+        log("store layouts")
+        needed = {"import", "build", "copy"} - self.tools.subcommands
+        if needed:
+            self.skip("layouts.import-coredata", "Core Data layout", "not implemented",
+                      "no `seedkit " + ", ".join(sorted(needed)) + "`")
+            return
+        plan = write_catalog_xcode_plan(self.data)
+        seedkit, size = str(self.tools.seedkit), sizes(self.data, "items.csv", "lists.csv")
+        layouts = (("seedkit", "seedkit", "SeedKit"), ("core-data", "coredata", "Core Data"))
+        stores = {layout: self.work / f"layout-{layout}.sqlite" for layout, _, _ in layouts}
+        sources = {layout: self.work / f"layout-source-{layout}.sqlite" for layout, _, _ in layouts}
+
+        def add(step: str, key: str, label: str, layout: str, arguments: list[str], input_bytes: int) -> None:
+            store = stores[layout]
+            self.add(Case(f"layouts.{step}-{key}", label, [seedkit, *arguments, str(store), "--layout", layout,
+                                                           "--quiet"], self.records, input_bytes,
+                          prepare=lambda: remove_store(store), ours=True))
+
+        for layout, key, name in layouts:
+            add("import", key, f"CSV import into a new {name}-layout store", layout,
+                ["import", str(plan), "--store"], size)
+        self.run_group()
+        for layout, key, name in layouts:
+            if self.results[f"layouts.import-{key}"].status == "ok":
+                copy_store(stores[layout], sources[layout])
+            add("build", key, f"seedkit build, {name} layout", layout, ["build", str(plan), "-o"], size)
+            if sources[layout].exists():
+                add("copy", key, f"Deep copy of a {name}-layout store into a new one", layout,
+                    ["copy", "--from", str(sources[layout]), "--model", str(plan.parent / "Catalog.xcdatamodel"),
+                     "--to"], sources[layout].stat().st_size)
+        self.run_group()
+        for store in (*stores.values(), *sources.values()):
+            remove_store(store)
+
     def first_launch(self, clone_dir: Path | None = None) -> None:
         """`seedkit-bench first-launch SEED STORE` vs `cp SEED STORE` and a durable copy; with
         `clone_dir` (a directory on a file system that clones files: Btrfs, XFS, APFS), the same
@@ -659,6 +703,62 @@ def write_catalog_versions(data: Path, work: Path) -> Path:
     return versions
 
 
+def xcode_entity(name: str, unique: str, attributes: list[tuple[str, str]],
+                 relationships: list[tuple[str, str, str, str]]) -> str:
+    """An `<entity>` of an Xcode model: `attributes` as (name, XML attributes), `relationships` as
+    (name, destination, inverse, XML attributes), and a uniqueness constraint on `unique`."""
+    lines = [f'    <entity name="{name}" representedClassName="{name}" syncable="YES">']
+    lines += [f'        <attribute name="{attribute}" {spec}/>' for attribute, spec in attributes]
+    lines += [f'        <relationship name="{relationship}" {spec} destinationEntity="{destination}" '
+              f'inverseName="{inverse}" inverseEntity="{destination}"/>'
+              for relationship, destination, inverse, spec in relationships]
+    lines += [f'        <uniquenessConstraints><uniquenessConstraint><constraint value="{unique}"/>'
+              '</uniquenessConstraint></uniquenessConstraints>', '    </entity>']
+    return "\n".join(lines) + "\n"
+
+
+TO_ONE, TO_MANY = 'optional="YES" maxCount="1" deletionRule="Nullify"', 'optional="YES" toMany="YES" deletionRule="Nullify"'
+STRING, OPTIONAL_STRING, DATE = 'attributeType="String"', 'optional="YES" attributeType="String"', \
+    'optional="YES" attributeType="Date" usesScalarValueType="NO"'
+# The catalog's model (Catalog.yaml) as an Xcode model: the same entities, attributes,
+# relationships, defaults and uniqueness constraints.
+CATALOG_XCODE_MODEL = (
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+    '<model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" minimumToolsVersion="Automatic">\n'
+    + xcode_entity("Item", "sku", [
+        ("added", DATE),
+        ("listed", 'optional="YES" attributeType="Boolean" defaultValueString="YES" usesScalarValueType="YES"'),
+        ("name", STRING), ("notes", OPTIONAL_STRING),
+        ("price", 'optional="YES" attributeType="Double" minValueString="0" defaultValueString="0" '
+                  'usesScalarValueType="YES"'),
+        ("quantity", 'optional="YES" attributeType="Integer 32" defaultValueString="0" usesScalarValueType="YES"'),
+        ("sku", STRING)], [
+        ("lists", "ShoppingList", "items", TO_MANY), ("location", "Location", "items", TO_ONE),
+        ("tags", "Tag", "items", TO_MANY), ("unit", "Unit", "items", TO_ONE)])
+    + xcode_entity("Location", "aisle", [("aisle", STRING)], [("items", "Item", "location", TO_MANY)])
+    + xcode_entity("ShoppingList", "code", [("code", STRING), ("created", DATE), ("title", OPTIONAL_STRING)],
+                   [("items", "Item", "lists", 'optional="YES" toMany="YES" ordered="YES" deletionRule="Nullify"')])
+    + xcode_entity("Tag", "name", [("name", STRING)], [("items", "Item", "tags", TO_MANY)])
+    + xcode_entity("Unit", "name", [("name", STRING)],
+                   [("items", "Item", "unit", 'optional="YES" toMany="YES" deletionRule="Deny"')])
+    + "</model>\n")
+
+
+def write_catalog_xcode_plan(data: Path) -> Path:
+    """The catalog's model as an Xcode model (`Catalog.xcdatamodel`, the same entities, attributes,
+    relationships and uniqueness constraints as Catalog.yaml) and the CSV plan over it
+    (`catalog-csv-xcode.yaml`), in `data`; returns the plan."""
+    plan = (data / "catalog-csv.yaml").read_text()
+    if "model: Catalog.yaml\n" not in plan or "  ShoppingList:\n" not in (data / "Catalog.yaml").read_text():
+        raise SystemExit("the catalog model changed shape: update CATALOG_XCODE_MODEL")
+    (data / "Catalog.xcdatamodel").mkdir(exist_ok=True)
+    (data / "Catalog.xcdatamodel" / "contents").write_text(CATALOG_XCODE_MODEL)
+    xcode_plan = data / "catalog-csv-xcode.yaml"
+    xcode_plan.write_text(plan.replace("model: Catalog.yaml\n", "model: Catalog.xcdatamodel\n")
+                          .replace("store: Catalog.sqlite\n", "store: CatalogXcode.sqlite\n"))
+    return xcode_plan
+
+
 def data_tables(connection: sqlite3.Connection) -> list[str]:
     """The entity and join tables of a store (everything but SeedKit's and SQLite's own)."""
     rows = connection.execute("SELECT name FROM sqlite_master WHERE type = 'table' "
@@ -717,7 +817,7 @@ def evaluate(results: dict[str, Result], n: int) -> list[dict[str, object]]:
     for result in results.values():
         if result.status == "ok" and result.ours:
             rss = result.rss_mb
-            limit = RSS_LIMIT_MB if result.key.startswith("import.") else RSS_LIMIT_OTHER_MB
+            limit = RSS_LIMIT_MB if result.key.startswith(("import.", "layouts.import")) else RSS_LIMIT_OTHER_MB
             verdicts.append({"target": f"Peak RSS: {result.label}", "threshold": f"≤ {limit:.0f} MB"
                              + ("" if n >= 1_000_000 else " (at 1M)"), "limit": limit, "rss_mb": rss,
                              "status": "MET" if rss <= limit else "MISSED", "by": rss / limit - 1})
@@ -927,7 +1027,7 @@ def main() -> None:
         load_before = os.getloadavg()[0]
         suite = Suite(tools, ensure_data(args.n, args.seed), args.n, args.runs, args.timeout, work, floor)
         steps = {"reader": suite.readers, "import": suite.imports, "reimport": suite.reimport,
-                 "copy": suite.copies, "first-launch": lambda: suite.first_launch(args.clone_dir),
+                 "copy": suite.copies, "layouts": suite.layouts, "first-launch": lambda: suite.first_launch(args.clone_dir),
                  "migrate": suite.migration}
         for group in GROUPS:
             if group in groups:

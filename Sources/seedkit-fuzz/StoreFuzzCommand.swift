@@ -1,5 +1,5 @@
 // StoreFuzzCommand: the seeded mutation loop over store files (docs/Fuzzing.md "Stores"). Each
-// mutant of a seed store (StoreSeeds: SeedKit-layout stores made here, or any `.sqlite` files
+// mutant of a seed store (StoreSeeds: stores of both layouts made here, or any `.sqlite` files
 // named with --seeds) is written to a work file and read as a server reads a store from
 // elsewhere (StoreReading): opened read-only, inspected, every object of every entity read,
 // diffed against itself. SeedKit must read it or refuse it cleanly, and leave the file as it was.
@@ -22,10 +22,13 @@ struct StoreFuzzCommand: ParsableCommand {
 
     @Option(
         name: .customLong("seeds"),
-        help: "A seed store, or a folder of .sqlite seeds (repeatable; default: built-in SeedKit-layout stores).")
+        help: "A seed store, or a folder of .sqlite seeds (repeatable; default: built-in stores of both layouts).")
     var seeds: [String] = []
 
-    @Option(help: "The model the stores are opened with (a model file or an Xcode model; default: each store's own).")
+    @Option(
+        help:
+            "The model the stores are opened with (a model file or an Xcode model; default: each store's own, the built-in seeds' for a store holding none)."
+    )
     var model: String?
 
     @Option(help: "Inputs to read (when --seconds is 0).")
@@ -61,6 +64,7 @@ struct StoreFuzzCommand: ParsableCommand {
     func run() throws {
         let folder = try work ?? Self.temporaryFolder()
         let model = try StoreReading.model(at: self.model)
+        let storeModel = try StoreSeeds.model()
         var corpus = try StoreSeeds.corpus(seeds, work: folder)
         guard !corpus.isEmpty else {
             printError("seedkit-fuzz: no seed stores")
@@ -68,6 +72,7 @@ struct StoreFuzzCommand: ParsableCommand {
         }
         var watch = try runOptions.startWatching(every: rssEvery)
         let (file, out) = (folder + "/fuzz.sqlite", runOptions.out)
+        let read = { (input: [UInt8]) in Self.readGuarded(input, at: file, model: model, storeModel: storeModel) }
         CrashGuard.install()
         CrashGuard.track(format: "store", directory: out)
         watch.startFormat()
@@ -79,10 +84,8 @@ struct StoreFuzzCommand: ParsableCommand {
         while seconds > 0 ? now() - start < Double(seconds) : iteration < iterations {
             iteration += 1
             let input = mutator.mutate(corpus[mutator.below(corpus.count)], other: corpus[mutator.below(corpus.count)])
-            let digest = Self.readGuarded(input, at: file, model: model)
-            if let (culprit, reason) = watch.afterInput(
-                input, reread: { _ = Self.readGuarded($0, at: file, model: model) })
-            {
+            let digest = read(input)
+            if let (culprit, reason) = watch.afterInput(input, reread: { _ = read($0) }) {
                 findings += 1
                 Self.saveMemoryFinding(culprit, reason: reason, in: out)
                 break
@@ -111,7 +114,7 @@ struct StoreFuzzCommand: ParsableCommand {
                 if rejected { rejectedInCorpus += 1 }
             }
         }
-        if let (culprit, reason) = watch.check(reread: { _ = Self.readGuarded($0, at: file, model: model) }) {
+        if let (culprit, reason) = watch.check(reread: { _ = read($0) }) {
             findings += 1
             Self.saveMemoryFinding(culprit, reason: reason, in: out)
         }
@@ -131,11 +134,12 @@ struct StoreFuzzCommand: ParsableCommand {
         printError("seedkit-fuzz: store: \(reason) (input saved to memory-store.bin)")
     }
 
-    /// Reads `input` as the store at `file` (with `model`, or its own) under the crash and hang
-    /// watchdog; returns the digest.
-    static func readGuarded(_ input: [UInt8], at file: String, model: ObjectModel?) -> String {
+    /// Reads `input` as the store at `file` (with `model`, or its own, or `storeModel` when it
+    /// holds none) under the crash and hang watchdog; returns the digest.
+    static func readGuarded(_ input: [UInt8], at file: String, model: ObjectModel?, storeModel: ObjectModel?) -> String
+    {
         CrashGuard.begin(input, seconds: watchdogSeconds)
-        let digest = StoreReading.read(input, at: file, model: model)
+        let digest = StoreReading.read(input, at: file, model: model, storeModel: storeModel)
         CrashGuard.end()
         return digest
     }
@@ -161,7 +165,7 @@ struct ReplayStoreCommand: ParsableCommand {
     @Argument(help: "The saved input.")
     var file: String
 
-    @Option(help: "The model the store is opened with (as for `stores --model`).")
+    @Option(help: "The model the store is opened with (as for `stores --model`; the same default).")
     var model: String?
 
     func run() throws {
@@ -175,6 +179,6 @@ struct ReplayStoreCommand: ParsableCommand {
         ).path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        print(StoreReading.read(bytes, at: folder + "/replay.sqlite", model: model))
+        print(StoreReading.read(bytes, at: folder + "/replay.sqlite", model: model, storeModel: try StoreSeeds.model()))
     }
 }

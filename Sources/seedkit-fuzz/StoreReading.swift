@@ -1,5 +1,6 @@
 // StoreReading: everything a reader of a store from elsewhere does, as the store fuzzer does it
-// to each mutant — open it read-only, read its metadata and per-entity counts (`inspect`), read
+// to each mutant — open it read-only (a store that holds no model, in Core Data's layout, with
+// the model given for such stores), read its metadata and per-entity counts (`inspect`), read
 // every object of every entity with every attribute and relationship, and diff the store against
 // itself — and a short digest of the outcome: what was read, or the error that stopped it.
 // Invariant: an error thrown while reading is an outcome, never a failure of the fuzzer; a
@@ -20,12 +21,14 @@ enum StoreReading {
     /// checksum of the values and the number of differences, or `error <type>.<kind>: <reason>`
     /// for a StoreError or ObjectError (`error <type>: <error>` for any other) — or, when the
     /// reading changed the file's bytes or left a side file beside it, `changed <what>`.
-    static func read(_ input: [UInt8], at path: String, model: ObjectModel?) -> String {
+    ///
+    /// A store that holds no model (Core Data's layout) is read with `storeModel` when `model` is nil.
+    static func read(_ input: [UInt8], at path: String, model: ObjectModel?, storeModel: ObjectModel?) -> String {
         try? StoreFiles.remove(path)
         guard FileManager.default.createFile(atPath: path, contents: Data(input)) else {
             return "error FileManager: cannot write \(path)"
         }
-        let digest = readStore(at: path, model: model)
+        let digest = readStore(at: path, model: model, storeModel: storeModel)
         if let change = change(at: path, from: input) { return "changed \(change) (after: \(digest.prefix(200)))" }
         return digest
     }
@@ -53,13 +56,18 @@ enum StoreReading {
         }
     }
 
-    /// Opens the store at `path` read-only (with `model`, or its own) and reads everything; the
-    /// outcome's digest.
-    private static func readStore(at path: String, model: ObjectModel?) -> String {
+    /// Opens the store at `path` read-only (with `model`, or its own, or `storeModel` when it holds
+    /// none) and reads everything; the outcome's digest.
+    private static func readStore(at path: String, model: ObjectModel?, storeModel: ObjectModel?) -> String {
         do {
             var options = StoreOptions()
             options.readOnly = true
-            let store = try PersistentStore.open(at: path, model: model, options: options)
+            let store: PersistentStore
+            do {
+                store = try PersistentStore.open(at: path, model: model, options: options)
+            } catch let error as StoreError where model == nil && storeModel != nil && error.kind == .modelNotStored {
+                store = try PersistentStore.open(at: path, model: storeModel, options: options)
+            }
             _ = try store.metadata()
             let counts = try store.objectCounts()
             let values = try readObjects(of: store)

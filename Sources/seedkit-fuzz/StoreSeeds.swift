@@ -1,9 +1,10 @@
 // StoreSeeds: the starting corpus of the store fuzzer. Either the database files a user names
 // (any `.sqlite`: stores of either layout that SeedKit reads, built by `seedkit build` or by an
-// app), or, by default, SeedKit-layout stores made here from a small model that has every
+// app), or, by default, stores made here in both layouts from a small model that has every
 // attribute type, a sub-entity sharing its parent's table, to-one, to-many, many-to-many and
-// ordered relationships, unique constraints and an index: one shipped as a single file (journal
-// mode DELETE) and one left in WAL mode, as a closed store is.
+// ordered relationships, unique constraints and an index: in each layout one shipped as a single
+// file (journal mode DELETE) and one left in WAL mode, as a closed store is. A Core Data–layout
+// store holds no model: the fuzzer reads those with this model (`model`).
 import Foundation
 import GraphStore
 
@@ -27,21 +28,28 @@ enum StoreSeeds {
         }
     }
 
-    /// Writes the built-in seed stores into `folder`; returns their paths.
+    /// Writes the built-in seed stores into `folder`: `seed-shipped.sqlite` and `seed-wal.sqlite`
+    /// in SeedKit's layout, `seed-coredata-shipped.sqlite` and `seed-coredata-wal.sqlite` in Core
+    /// Data's; returns their paths.
     private static func builtIn(in folder: String) throws -> [String] {
-        let model = try seedModel()
-        return try [true, false].map { shipped in
-            let path = folder + "/seed-\(shipped ? "shipped" : "wal").sqlite"
-            try? StoreFiles.remove(path)
-            let store = try PersistentStore.open(at: path, model: model)
-            try fill(store)
-            if shipped { try store.compactForShipping() }
-            return path
+        let model = try self.model()
+        return try [StoreLayoutKind.seedKit, .coreData].flatMap { layout in
+            try [true, false].map { shipped in
+                let name = (layout == .coreData ? "seed-coredata-" : "seed-") + (shipped ? "shipped" : "wal")
+                let path = folder + "/\(name).sqlite"
+                try? StoreFiles.remove(path)
+                var options = StoreOptions()
+                options.layout = layout
+                let store = try PersistentStore.open(at: path, model: model, options: options)
+                try fill(store)
+                if shipped { try store.compactForShipping() }
+                return path
+            }
         }
     }
 
-    /// The seed stores' model.
-    private static func seedModel() throws -> ObjectModel {
+    /// The built-in seed stores' model (the one Core Data–layout stores, which hold none, are read with).
+    static func model() throws -> ObjectModel {
         try ModelBuilder("FuzzShop")
             .entity("Unit") { unit in
                 unit.attribute("name", .string, optional: false)

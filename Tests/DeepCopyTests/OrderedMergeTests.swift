@@ -2,7 +2,8 @@
 // table; a join table with positions on both sides): under `update` a matched object's list takes
 // the source's order with its target-only members after it in their old order; under `keep` the
 // missing members are appended. Includes a copy into an empty store, a partial copy followed by
-// a full one, members moving between lists, and batches of one group.
+// a full one, members moving between lists, batches of one group, and unkeyed objects copied
+// twice into a filled store (every owner a new row).
 import Foundation
 import GraphStore
 import Testing
@@ -12,37 +13,38 @@ import Testing
 @Suite struct OrderedMergeTests {
     /// Playlists order their tracks on the tracks' table (the inverse is a to-one); albums and
     /// songs are a many-to-many ordered on both sides (a join table with two position columns).
-    static func model() throws -> ObjectModel {
+    /// Each entity is keyed by its name or title unless `keyed` is false.
+    static func model(keyed: Bool = true) throws -> ObjectModel {
         try ModelBuilder("Music")
             .entity("Playlist") { playlist in
                 playlist.attribute("name", .string)
                 playlist.toMany("tracks", "Track", inverse: "playlist", ordered: true)
-                playlist.unique("name")
+                if keyed { playlist.unique("name") }
             }
             .entity("Track") { track in
                 track.attribute("title", .string)
                 track.toOne("playlist", "Playlist", inverse: "tracks")
-                track.unique("title")
+                if keyed { track.unique("title") }
             }
             .entity("Album") { album in
                 album.attribute("name", .string)
                 album.toMany("songs", "Song", inverse: "albums", ordered: true)
-                album.unique("name")
+                if keyed { album.unique("name") }
             }
             .entity("Song") { song in
                 song.attribute("title", .string)
                 song.toMany("albums", "Album", inverse: "songs", ordered: true)
-                song.unique("title")
+                if keyed { song.unique("title") }
             }
             .build()
     }
 
     /// A store whose playlists hold the tracks and whose albums hold the songs listed, in order
-    /// (a track or song listed twice is one object).
-    static func store(playlists: [(String, [String])] = [], albums: [(String, [String])] = []) throws
-        -> PersistentStore
+    /// (a track or song listed twice is one object), of the model keyed or not.
+    static func store(playlists: [(String, [String])] = [], albums: [(String, [String])] = [], keyed: Bool = true)
+        throws -> PersistentStore
     {
-        let store = try PersistentStore.inMemory(model: model())
+        let store = try PersistentStore.inMemory(model: model(keyed: keyed))
         let context = try ObjectContext(store: store)
         let named = NamedObjects(context)
         let object = named.object
@@ -162,6 +164,21 @@ import Testing
             #expect(try Self.playlists(target) == [predicates.isEmpty ? "Mix: t3,t1,t2" : "Mix: t3,t2"])
             #expect(try Self.albums(target) == ["A: s3,s1,s2"])
         }
+    }
+
+    @Test func unkeyedOwnersACopyAddsToAFilledStoreListTheSourceOrder() throws {
+        // Without keys every copied object is a new row above the target's keys, in both storages.
+        let source = try Self.store(
+            playlists: [("Mix", ["t3", "t1", "t2"])], albums: [("A", ["s3", "s1", "s2"])], keyed: false)
+        let target = try Self.store(playlists: [("Mix", ["t9", "t8"])], albums: [("A", ["s9", "s8"])], keyed: false)
+        try Self.copy(source, into: target, .update)
+        try Self.copy(source, into: target, .update, batchSize: 1)
+        #expect(try Self.playlists(target).sorted() == ["Mix: t3,t1,t2", "Mix: t3,t1,t2", "Mix: t9,t8"])
+        #expect(try Self.albums(target).sorted() == ["A: s3,s1,s2", "A: s3,s1,s2", "A: s9,s8"])
+        #expect(
+            try Self.songs(target).sorted() == [
+                "s1: A", "s1: A", "s2: A", "s2: A", "s3: A", "s3: A", "s8: A", "s9: A",
+            ])
     }
 
     @Test func anUnmatchedListIsTheSourceListAndOtherListsKeepTheirOrder() throws {

@@ -1,9 +1,9 @@
 // Copies one join table's rows (many-to-many and inverse-less to-many relationships) with
 // INSERT … SELECT through the identity maps of both ends, a page of source owners per batch.
 // Pairs already in the target stay as they are. Ordered sides get positions after the owner's
-// existing members, in source order: a fresh copy keeps the source's order exactly, a merge
-// appends the missing members (under `update`, SourceOrderMerge then puts a matched object's
-// list into the source's order).
+// existing members (an owner the copy creates has none, and no pair yet), in source order: a
+// fresh copy keeps the source's order exactly, a merge appends the missing members (under
+// `update`, SourceOrderMerge then puts a matched object's list into the source's order).
 // A verbatim copy (see RowCopier) moves the whole table with `INSERT … SELECT *`.
 // Invariant: a pair with an end the copy left out is not written.
 import GraphStore
@@ -38,18 +38,24 @@ struct JoinTableCopier {
         var columns = [targetOwner, targetMember]
         var values = ["owner", "member"]
         if !link.orders.isEmpty {
-            conditions.append(
-                "NOT EXISTS (SELECT 1 FROM \(target) AS x WHERE x.\(targetOwner) = p.owner AND x.\(targetMember) = p.member)"
-            )
+            if !owners.isTotal && !members.isTotal {
+                conditions.append(
+                    "NOT EXISTS (SELECT 1 FROM \(target) AS x WHERE x.\(targetOwner) = p.owner AND x.\(targetMember) = p.member)"
+                )
+            }
             for (index, order) in link.orders.enumerated() {
                 let column = quote(order.targetColumn)
                 let (group, other) = order.byOwner ? ("owner", "member") : ("member", "owner")
                 let groupColumn = order.byOwner ? targetOwner : targetMember
+                // A group whose end is a new row has no positions in the target yet.
+                let groupIsNew = (order.byOwner ? owners : members).isTotal
+                let first =
+                    groupIsNew
+                    ? ""
+                    : "(SELECT coalesce(max(x.\(column)) + 1, 0) FROM \(target) AS x WHERE x.\(groupColumn) = p.\(group)) + "
                 columns.append(column)
                 values.append(
-                    "(SELECT coalesce(max(x.\(column)) + 1, 0) FROM \(target) AS x WHERE x.\(groupColumn) = p.\(group))"
-                        + " + row_number() OVER (PARTITION BY p.\(group) ORDER BY p.ordinal\(index), p.\(other)) - 1"
-                )
+                    first + "row_number() OVER (PARTITION BY p.\(group) ORDER BY p.ordinal\(index), p.\(other)) - 1")
             }
         }
         let sql =

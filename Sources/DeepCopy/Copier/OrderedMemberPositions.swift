@@ -43,16 +43,23 @@ struct OrderedMemberPositions {
 
     /// After rows are written: positions for the noted members, after their owner's other members.
     func assignPositions(with batches: CopyBatches) throws {
-        guard maps[link.members] != nil, maps[link.owners] != nil else { return }
+        guard maps[link.members] != nil, let owners = maps[link.owners] else { return }
         let key = plan.targetLayout.keyColumn
         let (owner, order) = (SQLiteIdentifier.quote(link.targetColumn), SQLiteIdentifier.quote(link.targetOrder))
+        // An owner the copy creates has no members but those it moved.
+        let base =
+            owners.isTotal
+            ? "0"
+            : """
+            (SELECT coalesce(max(y.\(order)) + 1, 0) FROM \(targetTable) AS y
+            WHERE y.\(owner) = r.owner AND y.\(key) NOT IN (SELECT member FROM \(moved)))
+            """
         try batches.commit { connection in
             try connection.run(
                 """
                 UPDATE \(targetTable) AS t SET \(order) = x.base + x.rank FROM (
                 SELECT r.member AS member, row_number() OVER (PARTITION BY r.owner ORDER BY r.ordinal, r.member) - 1 AS rank,
-                (SELECT coalesce(max(y.\(order)) + 1, 0) FROM \(targetTable) AS y
-                WHERE y.\(owner) = r.owner AND y.\(key) NOT IN (SELECT member FROM \(moved))) AS base
+                \(base) AS base
                 FROM \(moved) AS r) AS x
                 WHERE t.\(key) = x.member
                 """)
