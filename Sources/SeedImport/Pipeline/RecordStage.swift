@@ -1,7 +1,8 @@
 // The reader and mapping stages of an import, overlapped with writing (docs/Architecture.md): a
 // reader thread reads a source's records and prepares them for their mapping (field access and
 // coercion, which never touch a context) into batches in a small bounded queue that the
-// writing thread drains.
+// writing thread drains. A batch holds `batchSize` records, or fewer when they name many keys
+// (PreparedBatch `isFull`).
 // Invariants: at most `capacity` batches wait in the queue (memory stays bounded); the reader
 // thread owns its RecordReader (it never crosses threads), only Sendable records and prepared
 // batches do; the queue always ends with `.end` or `.failure`, after every record read before
@@ -139,7 +140,7 @@ final class RecordStage: Sendable {
                     if case .failure(let error) = result {
                         batch.broken.append((batch.records.count, RecordError(error)))
                     }
-                    if batch.readCount == batchSize {
+                    if batch.isFull(batchSize: batchSize) {
                         guard put(.batch(batch)) else { return }
                         batch = emptyBatch()
                     }
@@ -152,7 +153,7 @@ final class RecordStage: Sendable {
                         entry < 0
                             ? nil : batch.object(entry, mappings: objects.mappings, file: objects.file, record: record))
                 }
-                if batch.readCount == batchSize {
+                if batch.isFull(batchSize: batchSize) {
                     guard put(.batch(batch)) else { return }
                     batch = emptyBatch()
                 }
