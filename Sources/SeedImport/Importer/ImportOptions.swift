@@ -50,7 +50,7 @@ public struct ImportOptions: Sendable {
 struct ImportLimits: Sendable {
     /// Keys the run's key index holds per lookup; references to other keys wait for the
     /// set-based pass after the load.
-    var keysPerLookup = 1 << 16
+    var keysPerLookup = 1 << 14
     /// The most bits of the filter that tells new keys from possibly repeated ones once a
     /// lookup's index is full (16 MiB; the filter is made smaller for smaller inputs).
     var filterBits = 1 << 27

@@ -88,16 +88,22 @@ final class BatchBuilder {
                 content: .rows(try buildRows(accepted, of: batch, source: source, mapping: mapping)), setAside: setAside
             )
         }
-        let objects = accepted.map { position in
-            let made = batch.objects.indices.contains(position) ? batch.objects[position] : nil
-            let object =
-                made
-                ?? batch.object(
-                    batch.recordEntries[position], mappings: mappings, file: files[source],
-                    record: batch.records[position])
-            return (object, batch.records[position])
+        // The reader thread made the objects of a batch bound for objects; a batch of new
+        // records that repeats a key has them made here.
+        let objects =
+            batch.objects.count == batch.records.count
+            ? batch.objects
+            : batch.records.indices.map { position in
+                batch.recordEntries[position] < 0
+                    ? nil
+                    : batch.object(
+                        batch.recordEntries[position], mappings: mappings, file: files[source],
+                        record: batch.records[position])
+            }
+        // Only the records that change something are copied out of the batch.
+        let changing = try leaveOutUnchanged(accepted, of: objects, mapping: mapping).compactMap { position in
+            objects[position].map { ($0, batch.records[position]) }
         }
-        let changing = try leaveOutUnchanged(objects, mapping: mapping)
         return BuiltBatch(content: .objects(try applyObjects(changing, mapping: mapping)), setAside: setAside)
     }
 
@@ -178,19 +184,20 @@ final class BatchBuilder {
 
     // MARK: - Objects
 
-    /// Counts the records that would change nothing and returns the others (see ``UnchangedRecords``).
-    private func leaveOutUnchanged(_ prepared: [(PreparedObject, SourceRecord)], mapping: CompiledMapping) throws
-        -> [(PreparedObject, SourceRecord)]
+    /// Counts the records at `positions` whose objects (`objects`, by position in the batch)
+    /// would change nothing and returns the positions of the others (see ``UnchangedRecords``).
+    private func leaveOutUnchanged(_ positions: [Int], of objects: [PreparedObject?], mapping: CompiledMapping) throws
+        -> [Int]
     {
-        guard comparesStoredRows, UnchangedRecords.applies(to: mapping, layout: layout) else { return prepared }
+        guard comparesStoredRows, UnchangedRecords.applies(to: mapping, layout: layout) else { return positions }
         let ownRowsAbove = target.watermarks[layout.table(of: mapping.entity), default: 0]
         let unchanged = try context.readRows { connection in
             try UnchangedRecords(layout: layout, ownRowsAbove: ownRowsAbove, connection: connection)
-                .find(in: prepared, mapping: mapping)
+                .find(positions, of: objects, mapping: mapping)
         }
-        guard !unchanged.isEmpty else { return prepared }
+        guard !unchanged.isEmpty else { return positions }
         for entity in unchanged.values { tally.count(entity.name) { $0.unchanged += 1 } }
-        return prepared.indices.filter { unchanged[$0] == nil }.map { prepared[$0] }
+        return positions.filter { unchanged[$0] == nil }
     }
 
     /// Applies prepared records to objects of the context; the objects the records at

@@ -91,6 +91,17 @@ final class ImportTarget {
         self.journal = nil
     }
 
+    /// Ends the load of a store the run created: its rows are no longer appended, and the
+    /// steps after the load (the index build, the set-based passes) sort, with SQLite sizing
+    /// its sorts by the page cache — so the page cache goes down to 2 MiB (no change to a store
+    /// that held data, which is read by key).
+    func endLoad() throws {
+        guard !existed, !isDryRun else { return }
+        try context.readRows { try $0.execute("PRAGMA main.cache_size = -\(Self.afterLoadPageCacheKiB)") }
+    }
+
+    private static let afterLoadPageCacheKiB = 2 * 1024
+
     /// Refuses a plan whose model file is not an Xcode model (`.xcdatamodeld`, `.xcdatamodel`,
     /// or its `contents`): a Core Data–layout store is for a Core Data app, which loads one.
     private static func requireXcodeModel(_ plan: ImportPlan) throws {

@@ -63,6 +63,8 @@ final class KeyIndex {
     /// The keys of full lookups, made when a lookup first fills up (unchecked as `tables` is).
     @exclusivity(unchecked) private var filter: KeyFilter?
     private let filterBits: Int
+    /// Whether the load is over (no filter is made any more).
+    private var loadEnded = false
     /// The number of each lookup (for the object path's `LookupID`s).
     private let lookupNumber: (LookupID) -> Int?
 
@@ -152,6 +154,13 @@ final class KeyIndex {
         }
     }
 
+    /// Ends the load: the filter, which only sorts the records of the load (``seen(_:_:)``), is
+    /// freed; the keys the index holds stay (placeholders are still filled after the load).
+    func endLoad() {
+        filter = nil
+        loadEnded = true
+    }
+
     /// Forgets `key` (its row will not be written: its record was refused).
     func forget(_ lookup: Int, _ key: IndexKey) {
         if tables.indices.contains(lookup) { tables[lookup].remove(key) }
@@ -203,11 +212,12 @@ final class KeyIndex {
     // MARK: - Tables
 
     /// Notes `key` in the filter of the full `lookup` (making the filter, with the keys the
-    /// index holds, the first time).
+    /// index holds, the first time; after the load there is none).
     private func remember(_ key: IndexKey, of lookup: Int) {
         guard tables.indices.contains(lookup), tables[lookup].isIndexed else { return }
         if !tables[lookup].isFull {
             tables[lookup].isFull = true
+            guard !loadEnded else { return }
             if filter == nil { filter = KeyFilter(bits: filterBits) }
             for hash in tables[lookup].hashes { filter?.insert(Self.filterHash(hash, lookup: lookup)) }
         }

@@ -154,6 +154,17 @@ struct PreparedBatch: Sendable {
     /// How many records the reader read into the batch, broken ones included.
     var readCount: Int { records.count + broken.count }
 
+    /// Keys a batch of `batchSize` records holds at most, references included: five per record
+    /// (a key and four references) — records that name many keys each (a list of twenty items)
+    /// make smaller batches rather than larger buffers.
+    static func keyLimit(batchSize: Int) -> Int { batchSize * 5 }
+
+    /// Whether the batch is complete: `batchSize` records read, or its records' keys at the
+    /// limit (``keyLimit(batchSize:)``).
+    func isFull(batchSize: Int) -> Bool {
+        readCount >= batchSize || keys.count >= Self.keyLimit(batchSize: batchSize)
+    }
+
     /// Empties the batch, keeping its buffers.
     mutating func removeAll() {
         records.removeAll(keepingCapacity: true)

@@ -2,7 +2,8 @@
 // reader thread reads a source's records (from its file, or from the spill of a pass shared with
 // an earlier source: RecordFeed) and prepares them for their mapping (field access and
 // coercion, which never touch a context) into batches in a small bounded queue that the
-// writing thread drains.
+// writing thread drains. A batch holds `batchSize` records, or fewer when they name many keys
+// (PreparedBatch `isFull`).
 // Invariants: at most `capacity` batches wait in the queue (memory stays bounded); the reader
 // thread owns its RecordFeed and reader (they never cross threads), only Sendable records and
 // prepared batches do; the queue always ends with `.end` or `.failure`, after every record read before
@@ -138,7 +139,7 @@ final class RecordStage: Sendable {
                     if case .failure(let error) = result {
                         batch.broken.append((batch.records.count, RecordError(error)))
                     }
-                    if batch.readCount == batchSize {
+                    if batch.isFull(batchSize: batchSize) {
                         guard put(.batch(batch)) else { return }
                         batch = emptyBatch()
                     }
@@ -151,7 +152,7 @@ final class RecordStage: Sendable {
                         entry < 0
                             ? nil : batch.object(entry, mappings: objects.mappings, file: objects.file, record: record))
                 }
-                if batch.readCount == batchSize {
+                if batch.isFull(batchSize: batchSize) {
                     guard put(.batch(batch)) else { return }
                     batch = emptyBatch()
                 }

@@ -28,8 +28,11 @@ struct RunFinish {
 
     private var lookup: ObjectLookup { builder.lookup }
 
-    /// Builds the indexes a new store left out while it loaded.
+    /// Builds the indexes a new store left out while it loaded, once the memory only the load
+    /// needed is freed.
     func buildIndexes(progress: () -> Void) throws {
+        builder.keys.endLoad()
+        try target.endLoad()
         let store = target.store
         guard try store.metadata()[StoreMetadata.Key.indexesPending] != nil else { return }
         progress()

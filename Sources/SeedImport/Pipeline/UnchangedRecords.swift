@@ -12,6 +12,9 @@ import RecordReaders
 
 /// Finds the records of a batch that leave the store as it is.
 struct UnchangedRecords {
+    /// A batch's prepared objects by position, read in place.
+    private typealias Objects = UnsafeBufferPointer<PreparedObject?>
+
     private let model: ObjectModel
     private let layout: StoreLayout
     /// Rows with keys above this one were written by this run (they go to the object path,
@@ -39,39 +42,38 @@ struct UnchangedRecords {
         }
     }
 
-    /// The positions in `records` of those that would change nothing, with the concrete entity
-    /// of each one's row.
-    func find(in records: [(PreparedObject, SourceRecord)], mapping: CompiledMapping) throws -> [Int: ModelEntity] {
+    /// The positions among `positions` of the records whose prepared objects (`objects`, by
+    /// position in their batch) would change nothing, with the concrete entity of each one's row.
+    func find(_ positions: [Int], of objects: [PreparedObject?], mapping: CompiledMapping) throws -> [Int: ModelEntity]
+    {
         guard Self.applies(to: mapping, layout: layout) else { return [:] }
-        // Records are read in place through the buffer (`records[position].0.key`): copying a
+        // Objects are read in place through the buffer (`objects[position]?.key`): copying a
         // prepared object would reference-count each of its parts.
-        return try records.withUnsafeBufferPointer { try find(in: $0, mapping: mapping) }
+        return try objects.withUnsafeBufferPointer { try find(positions, of: $0, mapping: mapping) }
     }
 
-    private func find(in records: UnsafeBufferPointer<(PreparedObject, SourceRecord)>, mapping: CompiledMapping) throws
-        -> [Int: ModelEntity]
-    {
+    private func find(_ candidates: [Int], of objects: Objects, mapping: CompiledMapping) throws -> [Int: ModelEntity] {
         guard let lookup = mapping.keyLookup else { return [:] }
         var positions: [KeyValue: Int] = [:]
         var repeated: Set<KeyValue> = []
-        for position in records.indices {
+        for position in candidates {
             // A record emptying a to-many (JSON null) goes through objects, which decide.
-            guard let key = records[position].0.key, records[position].0.nested.isEmpty else { continue }
+            guard let key = objects[position]?.key, objects[position]?.nested.isEmpty == true else { continue }
             if positions.updateValue(position, forKey: key) != nil { repeated.insert(key) }
         }
         for key in repeated { positions[key] = nil }
         guard !positions.isEmpty else { return [:] }
-        let candidates = try matchingRows(positions, of: records, mapping: mapping, lookup: lookup)
+        let candidates = try matchingRows(positions, of: objects, mapping: mapping, lookup: lookup)
         guard !candidates.isEmpty, mapping.onConflict != .keep, !mapping.relationships.isEmpty else {
             return entities(of: candidates)
         }
-        let destinations = try destinationKeys(candidates.map(\.position), of: records)
+        let destinations = try destinationKeys(candidates.map(\.position), of: objects)
         let members = try currentMembers(of: candidates.map(\.key), mapping: mapping)
         return entities(
             of: candidates.filter { candidate in
-                records[candidate.position].0.references.allSatisfy { reference in
+                objects[candidate.position]?.references.allSatisfy { reference in
                     links(of: reference, match: candidate, destinations: destinations, members: members)
-                }
+                } == true
             })
     }
 
@@ -102,7 +104,7 @@ struct UnchangedRecords {
     /// sub-entity — and already hold every mapped value of their record (any value at all with
     /// `onConflict: keep`, which leaves existing objects alone).
     private func matchingRows(
-        _ positions: [KeyValue: Int], of records: UnsafeBufferPointer<(PreparedObject, SourceRecord)>,
+        _ positions: [KeyValue: Int], of objects: Objects,
         mapping: CompiledMapping, lookup: LookupID
     ) throws -> [StoredRow] {
         let entity = mapping.entity
@@ -138,14 +140,15 @@ struct UnchangedRecords {
             }
             guard kinds.contains(statement.int64(1)), statement.int64(0) <= ownRowsAbove else { return }
             if checksValues {
-                let holdsValues = records[position].0.values.allSatisfy { slot, value in
-                    query.attributeColumns[slot].map {
-                        statement.holds(
-                            value, at: $0, type: entity.attributes[slot].type,
-                            encoding: layout.encoding(of: entity.attributes[slot]))
-                    } ?? false
-                }
-                guard holdsValues else { return }
+                let holdsValues =
+                    objects[position]?.values.allSatisfy { slot, value in
+                        query.attributeColumns[slot].map {
+                            statement.holds(
+                                value, at: $0, type: entity.attributes[slot].type,
+                                encoding: layout.encoding(of: entity.attributes[slot]))
+                        } ?? false
+                    }
+                guard holdsValues == true else { return }
             }
             var toOne = [Int64??](repeating: nil, count: entity.relationships.count)
             for (offset, relationship) in toOnes.enumerated() {
@@ -161,13 +164,13 @@ struct UnchangedRecords {
     // MARK: - Relationships
 
     /// The stored key of every destination the records at `positions` refer to, by lookup and key.
-    private func destinationKeys(_ positions: [Int], of records: UnsafeBufferPointer<(PreparedObject, SourceRecord)>)
+    private func destinationKeys(_ positions: [Int], of objects: Objects)
         throws
         -> [LookupID: [KeyValue: Int64]]
     {
         var wanted: [LookupID: Set<KeyValue>] = [:]
         for position in positions {
-            for reference in records[position].0.references {
+            for reference in objects[position]?.references ?? [] {
                 wanted[reference.lookup, default: []].formUnion(reference.keys)
             }
         }

@@ -124,6 +124,45 @@ import Testing
         #expect(!list.contains("I-9999"))
     }
 
+    @Test func recordsThatNameManyKeysComeInSmallerBatches() async throws {
+        let fixture = try ImportFixture()
+        let items = (0..<24).map { number in
+            String(format: "I-%04d", number)
+                + ",Item \(number),1.5,1,yes,2026-03-01T09:00:00Z,,unit-\(number % 3),aisle-1,tag-\(number % 2)"
+        }
+        try fixture.write(
+            "items.csv",
+            "sku,name,price,quantity,listed,added,notes,unit,location,tags\n" + items.joined(separator: "\n") + "\n")
+        // Each list names 8 items: a key and 8 references, so 3 lists reach a batch's 20 keys.
+        let lists = (0..<12).map { number in
+            "L-\(number),List \(number),2026-04-01T08:00:00Z,"
+                + (0..<8).map { String(format: "I-%04d", (number * 5 + $0 * 3) % 24) }.joined(separator: ";")
+        }
+        try fixture.write("lists.csv", "code,title,created,items\n" + lists.joined(separator: "\n") + "\n")
+        #expect(PreparedBatch.keyLimit(batchSize: 4) == 20)
+        var contents: [String] = []
+        for batchSize in [4, 100] {
+            try fixture.write(
+                "plan.yaml",
+                RowPathTests.plan.replacingOccurrences(of: "batchSize: 100", with: "batchSize: \(batchSize)"))
+            var options = ImportOptions()
+            options.store = fixture.path("\(batchSize).sqlite")
+            let importer = try Importer(planFile: fixture.path("plan.yaml"), options: options)
+            let report = try await importer.run()
+            #expect(report.entities["ShoppingList"]?.inserted == 12 && report.errors.isEmpty)
+            var committed: [Int] = []
+            for await step in importer.progress where step.phase == "reading" { committed.append(step.records) }
+            if batchSize == 4 {
+                // Items in batches of 4 records (at most 6 keys each), lists in batches of 3.
+                #expect(committed == [4, 8, 12, 16, 20, 24, 27, 30, 33, 36])
+            }
+            contents.append(contentsOf: [
+                try ImportFixture.catalogContents(fixture.path("\(batchSize).sqlite")).joined()
+            ])
+        }
+        #expect(contents[0] == contents[1])
+    }
+
     @Test func unresolvedReferencesBeyondTheIndexAreRefusedAtTheirPositions() async throws {
         let outcomes = try await importCatalog(seed: 7, missing: "reject", onError: "skip")
         let expected = try #require(outcomes["default"])

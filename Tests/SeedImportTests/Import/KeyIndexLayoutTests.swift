@@ -151,4 +151,28 @@ import Testing
         }.count
         #expect(mistaken < 60)
     }
+
+    @Test func theEndOfTheLoadFreesTheFilterAndKeepsTheKeysHeld() {
+        let index = KeyIndex(capacity: 2, filterBits: 1 << 16, lookups: 2)
+        let keys = (0..<10).map { KeyValue.single(.string("K-\($0)")) }
+        Self.indexed(keys[0]) { _ = index.register(RowReference(entityID: 1, key: 1), 0, $0, placeholder: true) }
+        for (number, key) in keys.enumerated().dropFirst() {
+            _ = Self.indexed(key) { index.register(RowReference(entityID: 1, key: Int64(number + 1)), 0, $0) }
+        }
+        #expect(index.filterByteCount == 8192)
+        index.endLoad()
+        #expect(index.filterByteCount == 0)
+        #expect(index.count == 2)
+        // The other lookup fills up after the load: it is full, and no filter is made for it.
+        for (number, key) in keys.enumerated() {
+            _ = Self.indexed(key) { index.register(RowReference(entityID: 2, key: Int64(number + 1)), 1, $0) }
+        }
+        #expect(index.filterByteCount == 0)
+        #expect(Self.indexed(keys[9]) { index.find(1, $0) } == .unknown)
+        #expect(
+            Self.indexed(keys[1]) { index.find(1, $0) } == .row(RowReference(entityID: 2, key: 2), placeholder: false))
+        // A placeholder held is still filled once.
+        #expect(Self.indexed(keys[0]) { index.fillPlaceholder(0, $0) })
+        #expect(!Self.indexed(keys[0]) { index.fillPlaceholder(0, $0) })
+    }
 }
