@@ -48,7 +48,8 @@ struct PlanMappings: Sendable {
         plan: ImportPlan, model: ObjectModel, planFile: String,
         header: (Int) throws(PlanErrors) -> SourceHeader? = { _ in nil }
     ) throws(PlanErrors) {
-        let compiler = MappingCompiler(model: model, planFile: planFile)
+        var compiler = MappingCompiler(model: model, planFile: planFile)
+        compiler.planSources = plan.sources.map(\.mapping)
         var sources: [CompiledMapping] = []
         for (index, source) in plan.sources.enumerated() {
             let format = source.format ?? RecordFormat(path: source.file)
@@ -107,14 +108,14 @@ struct PlanMappings: Sendable {
             }
         indexedLookups = lookups.map { lookup in
             let entity = model.entities[lookup.entityIndex]
-            // A nested relationship's destination lookup (no slots) is never looked up.
-            guard !lookup.isRunIdentity, !lookup.slots.isEmpty else { return true }
+            // A nested relationship's destination lookup (no parts) is never looked up.
+            guard !lookup.isRunIdentity, !lookup.isEmpty else { return true }
             return writers.allSatisfy { writer in
                 guard writer.entity.isKind(of: entity), writer.lookup != lookup else { return true }
-                // A created destination has no value but its match and defaults: it has a key of
-                // this lookup only if those give every attribute of it.
+                // A created destination has no value but its match and defaults (no link): it has
+                // a key of this lookup only if those give every attribute of it.
                 guard let holds = writer.holds else { return false }
-                return !lookup.slots.allSatisfy {
+                return lookup.goesThrough || !lookup.slots.allSatisfy {
                     holds.contains($0) || entity.attributes[$0].declaration.defaultValue != nil
                 }
             }

@@ -70,7 +70,7 @@ final class StagedReferences {
         self.mappings = mappings
         self.files = files
         fileIndex = Dictionary(files.enumerated().map { ($1, $0) }) { first, _ in first }
-        keyWidth = max(1, mappings.lookups.map(\.slots.count).max() ?? 1)
+        keyWidth = max(1, mappings.lookups.map(\.partCount).max() ?? 1)
     }
 
     /// The relationship mapping numbered `number`.
@@ -347,11 +347,12 @@ final class StagedReferences {
         while try query.step() {
             let ref = query.int64(0)
             guard let mapping = relationship(query.int(1)) else { continue }
-            let destination = model.entities[mapping.lookup.entityIndex]
+            // A run identity is text, as staged.
+            let types =
+                mapping.lookup.isRunIdentity
+                ? [AttributeType.string] : mapping.lookup.partAttributes(in: model).map(\.type)
             var parts: [AttributeValue] = []
-            for (offset, slot) in mapping.lookup.slots.enumerated() {
-                // A run identity is text, as staged.
-                let type = slot == LookupID.identitySlot ? .string : destination.attributes[slot].type
+            for (offset, type) in types.enumerated() {
                 parts.append(query.attributeValue(at: Int32(4 + offset), type: type, encoding: encoding) ?? .string(""))
             }
             if current?.ref != ref {
