@@ -85,11 +85,11 @@ final class BatchCommit {
 
     /// Saves what the resolution of staged references changed in the context (counting the
     /// destinations it created), and forgets the staged references of objects up to `through`
-    /// in the same transaction.
-    func saveResolved(_ applied: AppliedObjects, removingStagedThrough through: Int64?) throws {
+    /// (with `only`, of the relationship mappings it names) in the same transaction.
+    func saveResolved(_ applied: AppliedObjects, removingStagedThrough through: Int64?, only: Set<Int>? = nil) throws {
         countChanges(applied)
         try save(applied, metadata: [:]) { connection in
-            if let through { try self.staging.removeObjectReferences(through: through, on: connection) }
+            if let through { try self.staging.removeObjectReferences(through: through, only: only, on: connection) }
         }
     }
 

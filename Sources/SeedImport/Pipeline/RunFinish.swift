@@ -37,16 +37,25 @@ struct RunFinish {
     }
 
     /// Applies the set-aside records, then resolves the staged references: those of new rows
-    /// set-based, then those of objects.
+    /// set-based, then those of objects. The links that keys and matches go through
+    /// (`key: [order, product]`) are resolved first, so that set-aside records and references
+    /// find the objects they name by them.
     func resolveAfterLoad(progress: () -> Void) throws {
         lookup.useStore()
+        let throughLinks = staging.mappings.throughRelationships
+        if !throughLinks.isEmpty { try resolveStaged(only: throughLinks, progress: progress) }
         try applySetAside()
+        try resolveStaged(only: nil, progress: progress)
+    }
+
+    /// Resolves the staged references of the relationship mappings `only` names (nil: all).
+    private func resolveStaged(only: Set<Int>?, progress: () -> Void) throws {
         guard try target.context.readRows({ try staging.hasReferences(on: $0) }) else { return }
         progress()
         try cancellation.check()
         let refused = try StagedResolution(
             target: target, tally: tally, staging: staging, layouts: layouts, commit: commit, batchSize: batchSize
-        ).run()
+        ).run(only: only)
         if !refused.isEmpty {
             let context = target.context
             let objects = try refused.map {
@@ -56,7 +65,7 @@ struct RunFinish {
             try leaveOut(objects)
             try commit.saveResolved(AppliedObjects(), removingStagedThrough: nil)
         }
-        try resolveThroughObjects()
+        try resolveThroughObjects(only: only)
     }
 
     /// Applies the records set aside during the load through objects, a batch at a time (the
@@ -92,8 +101,9 @@ struct RunFinish {
         }
     }
 
-    /// Resolves the staged references of objects, a chunk of references at a time.
-    private func resolveThroughObjects() throws {
+    /// Resolves the staged references of objects (of the relationship mappings `only` names;
+    /// nil: all), a chunk of references at a time.
+    private func resolveThroughObjects(only: Set<Int>?) throws {
         let context = target.context
         var finalPass = builder.applier
         finalPass.isFinalPass = true
@@ -101,7 +111,7 @@ struct RunFinish {
         while true {
             try cancellation.check()
             let chunk = try context.readRows {
-                try staging.objectReferences(after: after, limit: batchSize, on: $0, store: target.store)
+                try staging.objectReferences(after: after, limit: batchSize, only: only, on: $0, store: target.store)
             }
             guard let last = chunk.last?.ref else { return }
             var wanted: [LookupID: Set<KeyValue>] = [:]
@@ -122,7 +132,7 @@ struct RunFinish {
                 }
             }
             try leaveOut(refused)
-            try commit.saveResolved(applied, removingStagedThrough: last)
+            try commit.saveResolved(applied, removingStagedThrough: last, only: only)
             after = last
         }
     }

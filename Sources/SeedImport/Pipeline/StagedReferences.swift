@@ -323,14 +323,16 @@ final class StagedReferences {
     // MARK: - Reading back for the object path
 
     /// The next staged references of objects after the reference `after`, up to `limit` of
-    /// them, each with all its keys in order; empty when none are left.
-    func objectReferences(after: Int64, limit: Int, on connection: SQLiteConnection, store: PersistentStore) throws
-        -> [(ref: Int64, waiting: WaitingReference)]
-    {
+    /// them, each with all its keys in order; empty when none are left. With `only`, just
+    /// those of the relationship mappings it names.
+    func objectReferences(
+        after: Int64, limit: Int, only: Set<Int>? = nil, on connection: SQLiteConnection, store: PersistentStore
+    ) throws -> [(ref: Int64, waiting: WaitingReference)] {
         let columns = ["ref", "mapping", "entity", "owner"] + keyColumns + ["file", "line", "col", "byte", "record"]
+        let selected = "objects = 1" + Self.mappingFilter(only)
         let query = try connection.cachedStatement(
-            "SELECT \(columns.joined(separator: ", ")) FROM \(Self.table) WHERE objects = 1 AND ref > ?1 "
-                + "AND ref IN (SELECT DISTINCT ref FROM \(Self.table) WHERE objects = 1 AND ref > ?1 ORDER BY ref LIMIT ?2) "
+            "SELECT \(columns.joined(separator: ", ")) FROM \(Self.table) WHERE \(selected) AND ref > ?1 "
+                + "AND ref IN (SELECT DISTINCT ref FROM \(Self.table) WHERE \(selected) AND ref > ?1 ORDER BY ref LIMIT ?2) "
                 + "ORDER BY ref, ordinal")
         defer { query.reset() }
         query.bind(after, at: 1)
@@ -373,6 +375,11 @@ final class StagedReferences {
         return result
     }
 
+    /// ` AND mapping IN (…)` for the relationship mappings `only` names (nothing for nil: all).
+    private static func mappingFilter(_ only: Set<Int>?) -> String {
+        only.map { " AND mapping IN (\(StoreLayout.list($0.sorted().map(Int64.init))))" } ?? ""
+    }
+
     /// The position `parts` stand for.
     func position(_ parts: SourcePositionParts) -> SourcePosition {
         SourcePosition(
@@ -395,9 +402,11 @@ final class StagedReferences {
         try delete.execute()
     }
 
-    /// Deletes the staged references of objects up to the reference `through` (they are resolved).
-    func removeObjectReferences(through: Int64, on connection: SQLiteConnection) throws {
-        let delete = try connection.cachedStatement("DELETE FROM \(Self.table) WHERE objects = 1 AND ref <= ?")
+    /// Deletes the staged references of objects up to the reference `through` (they are
+    /// resolved), with `only` just those of the relationship mappings it names.
+    func removeObjectReferences(through: Int64, only: Set<Int>? = nil, on connection: SQLiteConnection) throws {
+        let delete = try connection.cachedStatement(
+            "DELETE FROM \(Self.table) WHERE objects = 1\(Self.mappingFilter(only)) AND ref <= ?")
         delete.bind(through, at: 1)
         try delete.execute()
     }

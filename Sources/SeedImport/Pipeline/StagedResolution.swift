@@ -28,9 +28,10 @@ struct StagedResolution {
         let error: RecordError
     }
 
-    /// Runs the pass; the records refused with `skip` are returned, to be left out whole.
-    func run() throws -> [RowReference] {
-        let mappings = try context.readRows { try stagedMappings(on: $0) }
+    /// Runs the pass over the relationship mappings `only` names (nil: all); the records
+    /// refused with `skip` are returned, to be left out whole.
+    func run(only: Set<Int>? = nil) throws -> [RowReference] {
+        let mappings = try context.readRows { try stagedMappings(on: $0) }.filter { only?.contains($0) ?? true }
         guard !mappings.isEmpty else { return [] }
         let lookups = Dictionary(grouping: mappings) { staging.mappings.relationships[$0].lookup }
         var temporaryIndexes: [String] = []
@@ -72,7 +73,9 @@ struct StagedResolution {
             owners.append(refusal.owner)
         }
         try context.writeRows { connection in
-            try connection.execute("DELETE FROM \(StagedReferences.table) WHERE objects = 0")
+            try connection.execute(
+                "DELETE FROM \(StagedReferences.table) WHERE objects = 0"
+                    + (only == nil ? "" : " AND mapping IN (\(StoreLayout.list(mappings.map(Int64.init))))"))
             for name in temporaryIndexes { try connection.execute("DROP INDEX IF EXISTS \(name)") }
         }
         return owners

@@ -151,6 +151,30 @@ import Testing
         #expect(try Self.contents(fixture) == Self.expected)
     }
 
+    /// With a key index of one key per lookup, the lines it cannot hold are set aside and found
+    /// in the store after the load, through their order and product.
+    @Test func aKeyIndexTooSmallForTheLinesFindsThemInTheStore() async throws {
+        let fixture = try Self.fixture(
+            details: Self.details + "10248,42,11\n10249,11,8\n", onConflict: "update", skip: true)
+        var options = ImportOptions()
+        options.limits.keysPerLookup = 1
+        let report = try await fixture.run("plan.yaml", options: options)
+        #expect(report.errors.isEmpty)
+        #expect(report.entities["OrderDetail"]?.inserted == 4)
+        #expect(try Self.contents(fixture) == ["10248/11|12|NULL", "10248/42|11|S1", "10249/11|8|NULL", "10249/72|40|S2"])
+
+        // Into a new store, a repeated line names the record that wrote it first.
+        try FileManager.default.removeItem(atPath: fixture.path("Orders.sqlite"))
+        try fixture.write("details.csv", Self.details + "10249,72,40\n")
+        try fixture.write("plan.yaml", try String(contentsOfFile: fixture.path("plan.yaml"), encoding: .utf8)
+            .replacingOccurrences(of: "onConflict: update", with: "onConflict: fail"))
+        let failing = try await fixture.run("plan.yaml", options: options)
+        #expect(failing.errors.map(\.line) == [6])
+        #expect(
+            failing.errors.last?.message.hasSuffix(
+                "first written by the record at \(fixture.path("details.csv")):5:1 (byte 62, record 4)") == true)
+    }
+
     @Test(arguments: FreshStoreReferenceTests.Target.allCases)
     func aLineOfAMissingOrderIsRefused(target: FreshStoreReferenceTests.Target) async throws {
         let fixture = try Self.fixture(details: Self.details + "10300,11,5\n", skip: true)
