@@ -117,7 +117,7 @@ struct PlanValidatorTests {
                 sources:
                   - file: items.csv
                     entity: Item
-                    key: [unit, sku, skew, scratch, photo, extra, sku]
+                    key: [tags, sku, skew, scratch, photo, extra, sku]
                   - file: items.csv
                     entity: Item
                     key: name
@@ -127,7 +127,7 @@ struct PlanValidatorTests {
                     key: []
                 """
             ) == [
-                "plan.yaml:4:11 (sources[0].key[0]): 'unit' is a relationship: a key is made of attributes",
+                "plan.yaml:4:11 (sources[0].key[0]): 'tags' is a to-many relationship: a key names attributes and to-one relationships",
                 "plan.yaml:4:22 (sources[0].key[2]): 'skew' is not an attribute of Item",
                 "plan.yaml:4:28 (sources[0].key[3]): 'scratch' is transient, so it is not unique-able: it cannot be part of a key",
                 "plan.yaml:4:37 (sources[0].key[4]): 'photo' is a binary attribute, so it is not unique-able: it cannot be part of a key",
@@ -277,7 +277,7 @@ struct PlanValidatorTests {
                 """
             ) == [
                 "plan.yaml:7:16 (sources[0].relationships.unit.match): 'nme' is not an attribute of Unit; did you mean 'name'?",
-                "plan.yaml:8:53 (sources[0].relationships.tags.match[1]): 'items' is not an attribute of Tag",
+                "plan.yaml:8:53 (sources[0].relationships.tags.match[1]): 'items' is a to-many relationship of Tag: a match names attributes and to-one relationships",
                 "plan.yaml:9:48 (sources[0].relationships.lists.match): match is empty: name the attribute(s) of ShoppingList the field holds",
             ])
     }
