@@ -28,11 +28,19 @@ struct RunFinish {
 
     private var lookup: ObjectLookup { builder.lookup }
 
-    /// Builds the indexes a new store left out while it loaded.
+    /// Builds the indexes a new store left out while it loaded, once the records repeating a
+    /// unique constraint are refused (ConstraintDuplicates; with `skip`, left out whole).
     func buildIndexes(progress: () -> Void) throws {
         let store = target.store
         guard try store.metadata()[StoreMetadata.Key.indexesPending] != nil else { return }
         progress()
+        let repeats = try ConstraintDuplicates(target: target, tally: tally, staging: staging).run()
+        if !repeats.isEmpty {
+            try target.context.writeRows { connection in
+                for row in repeats { try staging.removeReferences(of: row, on: connection) }
+            }
+            try leaveOut(rows: repeats)
+        }
         try store.createIndexes()
     }
 
@@ -56,15 +64,7 @@ struct RunFinish {
         let refused = try StagedResolution(
             target: target, tally: tally, staging: staging, layouts: layouts, commit: commit, batchSize: batchSize
         ).run(only: only)
-        if !refused.isEmpty {
-            let context = target.context
-            let objects = try refused.map {
-                try context.object(
-                    with: ObjectID(storeUUID: target.store.identifier, entityID: $0.entityID, key: $0.key))
-            }
-            try leaveOut(objects)
-            try commit.saveResolved(AppliedObjects(), removingStagedThrough: nil)
-        }
+        if !refused.isEmpty { try leaveOut(rows: refused) }
         try resolveThroughObjects(only: only)
     }
 
@@ -141,6 +141,17 @@ struct RunFinish {
     /// tables, in the transaction that ends `journal`.
     func end(_ journal: RunJournal, seedVersion: String?) throws {
         try commit.finish(metadata: seedVersion.map { ["seed.version": $0] } ?? [:], journal: journal)
+    }
+
+    /// Leaves out the rows of records refused after the load (``leaveOut(_:)``) and saves.
+    private func leaveOut(rows: [RowReference]) throws {
+        let context = target.context
+        try leaveOut(
+            rows.map {
+                try context.object(
+                    with: ObjectID(storeUUID: target.store.identifier, entityID: $0.entityID, key: $0.key))
+            })
+        try commit.saveResolved(AppliedObjects(), removingStagedThrough: nil)
     }
 
     /// Takes back the objects of records refused after the load (with `skip`), so that a

@@ -49,6 +49,7 @@ final class StagedReferences {
     static let table = "seedkit_import_refs"
     static let createdTable = "seedkit_import_created"
     static let firstWritersTable = "seedkit_import_first"
+    static let rowPositionsTable = "seedkit_import_rows"
 
     private let model: ObjectModel
     /// How the store keeps values: staged keys are compared with its columns.
@@ -60,6 +61,11 @@ final class StagedReferences {
     private let fileIndex: [String: Int]
     /// Key parts per row (the widest lookup of the plan).
     let keyWidth: Int
+    /// The unique constraints checked for repeats after the load in a new store (ConstraintDuplicates).
+    let checkedConstraints: [CheckedConstraint]
+    /// Whether the new rows of each entity note their record's place, by entity index (those
+    /// with a checked constraint, for its errors).
+    let notesRowPositions: [Bool]
     private var nextReference: Int64 = 1
 
     /// The staging of a run of `mappings` reading `files` (by source number) into a store laid
@@ -71,6 +77,9 @@ final class StagedReferences {
         self.files = files
         fileIndex = Dictionary(files.enumerated().map { ($1, $0) }) { first, _ in first }
         keyWidth = max(1, mappings.lookups.map(\.partCount).max() ?? 1)
+        let checked = CheckedConstraint.checked(in: mappings, model: model)
+        checkedConstraints = checked
+        notesRowPositions = model.entities.map { entity in checked.contains { entity.isKind(of: $0.entity) } }
     }
 
     /// The relationship mapping numbered `number`.
@@ -105,6 +114,9 @@ final class StagedReferences {
               byte INTEGER NOT NULL, record INTEGER NOT NULL);
             CREATE INDEX IF NOT EXISTS \(Self.firstWritersTable)_key
               ON \(Self.firstWritersTable)(lookup, \(keyColumns.joined(separator: ", ")));
+            CREATE TABLE IF NOT EXISTS \(Self.rowPositionsTable)(entity INTEGER NOT NULL, owner INTEGER NOT NULL,
+              file INTEGER NOT NULL, line INTEGER NOT NULL, col INTEGER NOT NULL, byte INTEGER NOT NULL,
+              record INTEGER NOT NULL, PRIMARY KEY(entity, owner));
             """)
         let last = try connection.prepare("SELECT coalesce(max(ref), 0) + 1 FROM \(Self.table)")
         _ = try last.step()
@@ -115,7 +127,7 @@ final class StagedReferences {
     static func drop(on connection: SQLiteConnection) throws {
         try connection.execute(
             "DROP TABLE IF EXISTS \(Self.table); DROP TABLE IF EXISTS \(Self.createdTable); "
-                + "DROP TABLE IF EXISTS \(Self.firstWritersTable)")
+                + "DROP TABLE IF EXISTS \(Self.firstWritersTable); DROP TABLE IF EXISTS \(Self.rowPositionsTable)")
     }
 
     /// Whether references are staged.
@@ -320,6 +332,43 @@ final class StagedReferences {
         }
     }
 
+    // MARK: - Row positions
+
+    /// Notes where the records of new rows are (read from the source numbered `source`; inside
+    /// the caller's transaction); a row keeps the place of the record that wrote it first.
+    func noteRowPositions(_ rows: [(row: RowReference, place: SourcePlace)], source: Int, on connection: SQLiteConnection)
+        throws
+    {
+        guard !rows.isEmpty else { return }
+        let insert = try connection.cachedStatement(
+            "INSERT OR IGNORE INTO \(Self.rowPositionsTable)(entity, owner, file, line, col, byte, record) "
+                + "VALUES (?, ?, ?, ?, ?, ?, ?)")
+        for item in rows {
+            insert.bind(item.row.entityID, at: 1)
+            insert.bind(item.row.key, at: 2)
+            bind(file: source, place: item.place, from: 3, to: insert)
+            try insert.execute()
+        }
+    }
+
+    /// Notes where the records of objects the run inserted are (inside the caller's transaction).
+    func noteRowPositions(_ rows: [(row: RowReference, position: SourcePosition)], on connection: SQLiteConnection)
+        throws
+    {
+        for (file, items) in Dictionary(grouping: rows, by: { fileIndex[$0.position.file] ?? -1 }) {
+            try noteRowPositions(
+                items.map { item in
+                    let position = item.position
+                    return (
+                        item.row,
+                        SourcePlace(
+                            line: position.line, column: position.column, byteOffset: position.byteOffset,
+                            recordNumber: position.recordNumber)
+                    )
+                }, source: file, on: connection)
+        }
+    }
+
     // MARK: - Reading back for the object path
 
     /// The next staged references of objects after the reference `after`, up to `limit` of
@@ -397,6 +446,14 @@ final class StagedReferences {
         let delete = try connection.prepare(
             "DELETE FROM \(Self.table) WHERE entity = ? AND owner = ? AND mapping IN ("
                 + numbers.map(String.init).joined(separator: ", ") + ")")
+        delete.bind(owner.entityID, at: 1)
+        delete.bind(owner.key, at: 2)
+        try delete.execute()
+    }
+
+    /// Deletes every key `owner` staged (its record is left out; inside the caller's transaction).
+    func removeReferences(of owner: RowReference, on connection: SQLiteConnection) throws {
+        let delete = try connection.cachedStatement("DELETE FROM \(Self.table) WHERE entity = ? AND owner = ?")
         delete.bind(owner.entityID, at: 1)
         delete.bind(owner.key, at: 2)
         try delete.execute()
