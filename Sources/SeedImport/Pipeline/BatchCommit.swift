@@ -188,7 +188,9 @@ final class BatchCommit {
             try tally.reject(recordError, record: nil, entity: failure.entity)
             if let object {
                 if object.isInserted {
+                    // Counted as inserted before the save (countChanges): it is not, after all.
                     try context.delete(object)
+                    tally.count(object.entity.name) { $0.inserted -= 1 }
                 } else {
                     try context.refresh(object, mergeChanges: false)
                 }

@@ -146,6 +146,21 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: fixture.path("Members.sqlite")))
     }
 
+    /// In a store that holds data, the store's rules refuse them at the save; the refused
+    /// records count as rejected, not inserted.
+    @Test func repeatsOfAnObjectTheStoreHeldAreRejectedAndNotCounted() async throws {
+        let fixture = try Self.members("M1,a@x,Ann,Lee\n", onError: "skip", batchSize: 100)
+        _ = try await fixture.run("plan.yaml")
+        try fixture.write("members.csv", "code,email,first,last\nM2,a@x,Bob,Ray\nM3,z@x,Ann,Lee\nM4,y@x,Cy,Dee\n")
+        let report = try await fixture.run("plan.yaml")
+        #expect(report.entities["Member"]?.inserted == 1)
+        #expect(report.entities["Member"]?.rejected == 2)
+        #expect(report.errors.map(\.line) == [2, 3])
+        #expect(
+            try ImportFixture.rows(fixture.path("Members.sqlite"), "SELECT code FROM Member ORDER BY code")
+                == ["M1", "M4"])
+    }
+
     @Test func nullsInAnOptionalUniqueAttributeAreNoDuplicates() async throws {
         let fixture = try ImportFixture()
         try fixture.write(
