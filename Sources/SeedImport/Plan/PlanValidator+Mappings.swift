@@ -221,8 +221,9 @@ extension PlanCheck {
             }
         }
         if let encoding = mapping.binaryEncoding {
-            if attribute.type != .binary {
-                report("binary applies to binary attributes; \(type)", at: at("binary"))
+            // A transformable's text is its codec's bytes, written like a binary value's (docs/Coercion.md).
+            if attribute.type != .binary && attribute.type != .transformable {
+                report("binary applies to binary and transformable attributes; \(type)", at: at("binary"))
             } else if encoding != "base64", encoding != "hex" {
                 let suggestion = PlanSuggestion.didYouMean(encoding, among: ["base64", "hex"])
                 report("binary must be base64 or hex, not '\(encoding)'\(suggestion)", at: at("binary"))

@@ -181,12 +181,13 @@ struct PlanValidatorTests {
                       listed: {field: listed, true: [y, "1"], false: [n, "1"]}
                       photo: {field: photo, binary: base32}
                       quantity: {field: quantity, trim: true, null: [""], default: "0"}
+                      extra: {field: extra, binary: hex}
                 """
             ) == [
                 "plan.yaml:5:32 (sources[0].attributes.sku.value): give field or value, not both",
                 "plan.yaml:6:35 (sources[0].attributes.name.default): default has no effect with value (a constant is never missing)",
                 "plan.yaml:7:35 (sources[0].attributes.price.date): date applies to date attributes; 'price' is double",
-                "plan.yaml:7:52 (sources[0].attributes.price.binary): binary applies to binary attributes; 'price' is double",
+                "plan.yaml:7:52 (sources[0].attributes.price.binary): binary applies to binary and transformable attributes; 'price' is double",
                 "plan.yaml:8:35 (sources[0].attributes.added.date): date must be iso8601, epoch, epoch-ms or a pattern like \"dd/MM/yyyy HH:mm\"",
                 "plan.yaml:9:35 (sources[0].attributes.notes.true): true applies to boolean attributes; 'notes' is string",
                 "plan.yaml:10:38 (sources[0].attributes.source.false): false applies to boolean attributes; 'source' is string",
