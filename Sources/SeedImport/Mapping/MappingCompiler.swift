@@ -157,7 +157,7 @@ struct MappingCompiler {
             }
         }
         let keyRelationships = try keyRelationshipPositions(
-            keyRelationshipNames, in: relationships, of: entity, path: path + ".key")
+            keyRelationshipNames, in: relationships, of: entity, keyedBy: keyEntity, path: path + ".key")
         let keyLookup =
             keyAttributes.isEmpty && keyRelationships.isEmpty
             ? nil
@@ -169,20 +169,24 @@ struct MappingCompiler {
         let keyIsUniqueConstraint = guardsConstraint && keyLookup != nil
         return CompiledMapping(
             number: number, entity: entity, keyLookup: keyLookup, keyAttributes: keyAttributes,
-            keyRelationships: keyRelationships, keyIsOptional: !keyIsUniqueConstraint && (scope.key != nil || mapping.key == nil), attributes: attributes,
+            keyRelationships: keyRelationships,
+            keyIsOptional: !keyIsUniqueConstraint && (scope.key != nil || mapping.key == nil), attributes: attributes,
             relationships: relationships, onConflict: keyIsUniqueConstraint ? .fail : mapping.onConflict,
             keyIsUniqueConstraint: keyIsUniqueConstraint)
     }
 
-    /// The positions among `relationships` of the key's relationships `names`: each a to-one
-    /// mapped by reference (not by run identity) that finds or creates its destination.
+    /// The positions among `relationships` of the key's relationships `names`: each a to-one of
+    /// `keyEntity` (whose lookup the key is) mapped by reference (not by run identity) that
+    /// finds or creates its destination.
     private func keyRelationshipPositions(
-        _ names: [String], in relationships: [CompiledRelationship], of entity: ModelEntity, path: String
+        _ names: [String], in relationships: [CompiledRelationship], of entity: ModelEntity,
+        keyedBy keyEntity: ModelEntity, path: String
     ) throws(PlanErrors) -> [Int] {
         var positions: [Int] = []
         for name in names {
-            guard let relationship = entity.relationship(named: name) else {
-                throw fail(path, "'\(name)' is not an attribute or relationship of \(entity.name)")
+            guard let relationship = entity.relationship(named: name), keyEntity.relationship(named: name) != nil
+            else {
+                throw fail(path, "'\(name)' is not an attribute or relationship of \(keyEntity.name)")
             }
             guard !relationship.isToMany else {
                 throw fail(path, "'\(name)' is a to-many relationship: a key names attributes and to-one relationships")
@@ -195,7 +199,8 @@ struct MappingCompiler {
                 missing != .ignore
             else {
                 throw fail(
-                    path, "key relationship '\(name)' must refer to its destination by key, with missing: create or reject")
+                    path,
+                    "key relationship '\(name)' must refer to its destination by key, with missing: create or reject")
             }
             positions.append(position)
         }
@@ -384,7 +389,8 @@ struct MappingCompiler {
             through.append(
                 KeyThrough(
                     relationship: relationship.index,
-                    lookup: try matchLookup(match, of: model.destination(of: relationship), path: path, depth: depth + 1)
+                    lookup: try matchLookup(
+                        match, of: model.destination(of: relationship), path: path, depth: depth + 1)
                 ))
         }
         return LookupID(entityIndex: destination.index, slots: slots, through: through)

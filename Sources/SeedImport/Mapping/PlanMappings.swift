@@ -136,9 +136,10 @@ struct PlanMappings: Sendable {
                 // A created destination has no value but its match and defaults (no link): it has
                 // a key of this lookup only if those give every attribute of it.
                 guard let holds = writer.holds else { return false }
-                return lookup.goesThrough || !lookup.slots.allSatisfy {
-                    holds.contains($0) || entity.attributes[$0].declaration.defaultValue != nil
-                }
+                return lookup.goesThrough
+                    || !lookup.slots.allSatisfy {
+                        holds.contains($0) || entity.attributes[$0].declaration.defaultValue != nil
+                    }
             }
         }
     }

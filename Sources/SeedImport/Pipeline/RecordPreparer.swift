@@ -158,7 +158,8 @@ struct RecordPreparer {
             else {
                 throw RecordError(
                     position: fieldPosition(relationship.fields, in: record), field: relationship.field.text,
-                    message: "the key relationship \(mapping.entity.name).\(relationship.relationship.name) has no value")
+                    message:
+                        "the key relationship \(mapping.entity.name).\(relationship.relationship.name) has no value")
             }
             parts.append(contentsOf: batch.parts(of: batch.keys[Int(reference.firstKey)]))
         }

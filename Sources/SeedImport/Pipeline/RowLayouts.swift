@@ -119,7 +119,8 @@ struct RowLayouts {
         keyLookups = mappings.keyLookups.map { $0 ?? -1 }
         notesFirstWriters = mappings.notesFirstWriters
         let checked = CheckedConstraint.checked(in: mappings, model: model)
-        notesRowPositions = mappings.mappings.map { mapping in checked.contains { mapping.entity.isKind(of: $0.entity) } }
+        notesRowPositions = mappings.mappings.map { mapping in checked.contains { mapping.entity.isKind(of: $0.entity) }
+        }
         var attributeColumnsStart: [Int] = []
         var attributeColumns: [Int] = []
         for mapping in mappings.mappings {

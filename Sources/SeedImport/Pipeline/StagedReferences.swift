@@ -336,7 +336,9 @@ final class StagedReferences {
 
     /// Notes where the records of new rows are (read from the source numbered `source`; inside
     /// the caller's transaction); a row keeps the place of the record that wrote it first.
-    func noteRowPositions(_ rows: [(row: RowReference, place: SourcePlace)], source: Int, on connection: SQLiteConnection)
+    func noteRowPositions(
+        _ rows: [(row: RowReference, place: SourcePlace)], source: Int, on connection: SQLiteConnection
+    )
         throws
     {
         guard !rows.isEmpty else { return }

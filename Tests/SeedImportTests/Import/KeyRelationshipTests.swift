@@ -147,7 +147,9 @@ import Testing
         let error = try #require(report.errors.first)
         #expect(error.line == 6)
         #expect(error.message.contains("OrderDetail with key 10248, 42 already exists"))
-        #expect(error.message.contains("first written by the record at \(fixture.path("details.csv")):3:1 (byte 39, record 2)"))
+        #expect(
+            error.message.contains(
+                "first written by the record at \(fixture.path("details.csv")):3:1 (byte 39, record 2)"))
         #expect(try Self.contents(fixture) == Self.expected)
     }
 
@@ -161,13 +163,16 @@ import Testing
         let report = try await fixture.run("plan.yaml", options: options)
         #expect(report.errors.isEmpty)
         #expect(report.entities["OrderDetail"]?.inserted == 4)
-        #expect(try Self.contents(fixture) == ["10248/11|12|NULL", "10248/42|11|S1", "10249/11|8|NULL", "10249/72|40|S2"])
+        #expect(
+            try Self.contents(fixture) == ["10248/11|12|NULL", "10248/42|11|S1", "10249/11|8|NULL", "10249/72|40|S2"])
 
         // Into a new store, a repeated line names the record that wrote it first.
         try FileManager.default.removeItem(atPath: fixture.path("Orders.sqlite"))
         try fixture.write("details.csv", Self.details + "10249,72,40\n")
-        try fixture.write("plan.yaml", try String(contentsOfFile: fixture.path("plan.yaml"), encoding: .utf8)
-            .replacingOccurrences(of: "onConflict: update", with: "onConflict: fail"))
+        try fixture.write(
+            "plan.yaml",
+            try String(contentsOfFile: fixture.path("plan.yaml"), encoding: .utf8)
+                .replacingOccurrences(of: "onConflict: update", with: "onConflict: fail"))
         let failing = try await fixture.run("plan.yaml", options: options)
         #expect(failing.errors.map(\.line) == [6])
         #expect(

@@ -30,6 +30,7 @@ import Testing
             """)
         let report = try await fixture.run("plan.yaml")
         #expect(report.entities["Blob"]?.inserted == 1)
-        #expect(try ImportFixture.rows(fixture.path("Blobs.sqlite"), "SELECT name, hex(payload) FROM Blob") == ["a|6869"])
+        #expect(
+            try ImportFixture.rows(fixture.path("Blobs.sqlite"), "SELECT name, hex(payload) FROM Blob") == ["a|6869"])
     }
 }

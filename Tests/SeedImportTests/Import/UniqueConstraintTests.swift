@@ -132,10 +132,13 @@ import Testing
 
     @Test(arguments: [true, false])
     func aRepeatOfTheSecondConstraintStopsTheRun(usesRowPath: Bool) async throws {
-        let fixture = try Self.members("M1,a@x,Ann,Lee\nM2,b@x,Bob,Ray\nM3,a@x,Dan,Fox\n", onError: "abort", batchSize: 1)
+        let fixture = try Self.members(
+            "M1,a@x,Ann,Lee\nM2,b@x,Bob,Ray\nM3,a@x,Dan,Fox\n", onError: "abort", batchSize: 1)
         var options = ImportOptions()
         options.usesRowPath = usesRowPath
-        let failure = try await #require(throws: ImportFailure.self) { try await fixture.run("plan.yaml", options: options) }
+        let failure = try await #require(throws: ImportFailure.self) {
+            try await fixture.run("plan.yaml", options: options)
+        }
         let members = fixture.path("members.csv")
         #expect(
             failure.reason.hasSuffix(
