@@ -123,18 +123,8 @@ import Testing
     static func run(_ fixture: ImportFixture, into target: FreshStoreReferenceTests.Target) async throws
         -> ImportReport
     {
-        var options = ImportOptions()
-        switch target {
-        case .newStore: break
-        case .newStoreThroughObjects: options.usesRowPath = false
-        case .existingStore:
-            try fixture.write("nothing.csv", "code\n")
-            try fixture.write(
-                "empty.yaml",
-                "model: Orders.yaml\nstore: Orders.sqlite\nsources: [{file: nothing.csv, entity: Shipment, key: [code]}]\n"
-            )
-            _ = try await fixture.run("empty.yaml")
-        }
+        let options = try await target.options(
+            for: fixture, model: "Orders.yaml", store: "Orders.sqlite", entity: "Product")
         return try await fixture.run("plan.yaml", options: options)
     }
 
