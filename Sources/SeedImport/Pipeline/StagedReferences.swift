@@ -114,10 +114,16 @@ final class StagedReferences {
               byte INTEGER NOT NULL, record INTEGER NOT NULL);
             CREATE INDEX IF NOT EXISTS \(Self.firstWritersTable)_key
               ON \(Self.firstWritersTable)(lookup, \(keyColumns.joined(separator: ", ")));
-            CREATE TABLE IF NOT EXISTS \(Self.rowPositionsTable)(entity INTEGER NOT NULL, owner INTEGER NOT NULL,
-              file INTEGER NOT NULL, line INTEGER NOT NULL, col INTEGER NOT NULL, byte INTEGER NOT NULL,
-              record INTEGER NOT NULL, PRIMARY KEY(entity, owner));
             """)
+        // Only when needed: a seed's bytes depend on every table its build made.
+        if !checkedConstraints.isEmpty {
+            try connection.execute(
+                """
+                CREATE TABLE IF NOT EXISTS \(Self.rowPositionsTable)(entity INTEGER NOT NULL, owner INTEGER NOT NULL,
+                  file INTEGER NOT NULL, line INTEGER NOT NULL, col INTEGER NOT NULL, byte INTEGER NOT NULL,
+                  record INTEGER NOT NULL, PRIMARY KEY(entity, owner))
+                """)
+        }
         let last = try connection.prepare("SELECT coalesce(max(ref), 0) + 1 FROM \(Self.table)")
         _ = try last.step()
         nextReference = last.int64(0)
