@@ -34,15 +34,65 @@ final class CompiledAttribute: Sendable {
 
 /// A lookup: the entity searched and the attributes compared (a unique key or a `match`), or
 /// the run identity (`key: [object-id]`, PlanConventions.identityKey), which no attribute holds.
-struct LookupID: Hashable {
+/// A key or match may also name to-one relationships (`key: [order, product]`): each compares
+/// its destination's key, `through` it (the parts of a key are the attributes', then each
+/// relationship's destination key parts, in order).
+struct LookupID: Hashable, Sendable {
     let entityIndex: Int
     let slots: [Int]
+    /// The to-one relationships whose destinations' keys complete the key, after `slots`.
+    let through: [KeyThrough]
+
+    init(entityIndex: Int, slots: [Int], through: [KeyThrough] = []) {
+        self.entityIndex = entityIndex
+        self.slots = slots
+        self.through = through
+    }
 
     /// The slot that stands for the run identity.
     static let identitySlot = -1
 
     /// Whether this looks up the run identity: only the run's own records, never stored rows.
     var isRunIdentity: Bool { slots == [Self.identitySlot] }
+
+    /// Whether the lookup compares nothing (a nested relationship's destination: never looked up).
+    var isEmpty: Bool { slots.isEmpty && through.isEmpty }
+
+    /// Whether some part of the key is a destination's key, through a relationship.
+    var goesThrough: Bool { !through.isEmpty }
+
+    /// The number of parts of its keys.
+    var partCount: Int { slots.count + through.reduce(0) { $0 + $1.lookup.partCount } }
+
+    /// The attribute each part of its keys compares, in part order (a part through a
+    /// relationship: the destination's attribute).
+    func partAttributes(in model: ObjectModel) -> [ModelAttribute] {
+        let entity = model.entities[entityIndex]
+        return slots.map { entity.attributes[$0] } + through.flatMap { $0.lookup.partAttributes(in: model) }
+    }
+
+    /// The key path of each part of its keys from the searched entity (`sku`, `order.orderID`).
+    func partKeyPaths(in model: ObjectModel) -> [String] {
+        let entity = model.entities[entityIndex]
+        return slots.map { entity.attributes[$0].name }
+            + through.flatMap { step in
+                step.lookup.partKeyPaths(in: model).map { entity.relationships[step.relationship].name + "." + $0 }
+            }
+    }
+
+    /// The value of each part of its keys on `object` (nil where a relationship it goes
+    /// through is unset).
+    func parts(of object: ManagedObject) throws -> [AttributeValue]? {
+        var parts: [AttributeValue] = []
+        for slot in slots { parts.append(try object.value(at: slot) ?? .string("")) }
+        for step in through {
+            guard let destination = try object.related(at: step.relationship),
+                let destinationParts = try step.lookup.parts(of: destination)
+            else { return nil }
+            parts += destinationParts
+        }
+        return parts
+    }
 
     /// Hashes the entity and first slot only: lookups are hashed once per record and
     /// relationship, and an entity rarely has two keys starting with the same attribute.
@@ -57,6 +107,14 @@ struct LookupID: Hashable {
             UInt64(UInt32(truncatingIfNeeded: entityIndex)) << 32
                 | UInt64(UInt32(truncatingIfNeeded: slots.first ?? -1)), seed: seed)
     }
+}
+
+/// A to-one relationship part of a key or match: its destination is compared by `lookup`.
+struct KeyThrough: Hashable, Sendable {
+    /// The relationship's index among the searched entity's relationships.
+    let relationship: Int
+    /// How its destination is compared (the destination's key).
+    let lookup: LookupID
 }
 
 /// How a text field lists several keys.
@@ -146,6 +204,19 @@ final class CompiledRelationship: Sendable {
     /// For a reference: the records its field may hold instead of keys (nil: keys only).
     let dataNesting: DataNesting?
 
+    /// Why a reference to `key` is refused when no destination has it (`missing: reject`):
+    /// `no Customer with customerID = "ALFKI" for relationship customer (missing: reject)`.
+    func noDestination(_ key: KeyValue, model: ObjectModel) -> String {
+        let names =
+            lookup.isRunIdentity ? [PlanConventions.identityKey] : MappingCompiler.partFields(of: lookup, model: model)
+        let terms = zip(names, key.parts).map { name, value in
+            if case .string(let text) = value { return "\(name) = \"\(text)\"" }
+            return "\(name) = \(value)"
+        }
+        return "no \(model.entities[lookup.entityIndex].name) with \(terms.joined(separator: ", ")) "
+            + "for relationship \(relationship.name) (missing: reject)"
+    }
+
     init(
         id: String, number: Int, relationship: ModelRelationship, fields: [FieldPath], source: RelationshipSource,
         members: MembersPolicy, dataNesting: DataNesting? = nil
@@ -179,6 +250,9 @@ final class CompiledMapping: Sendable {
     let keyLookup: LookupID?
     /// The key attributes (a subset of `attributes`, or the run identity alone), in key order.
     let keyAttributes: [CompiledAttribute]
+    /// The positions in `relationships` of the to-one relationships the key also names, in key
+    /// order: their destinations' keys follow the attributes' values in each record's key.
+    let keyRelationships: [Int]
     /// Whether a record without a key value is inserted rather than refused (a key from the
     /// model's `relatedByAttribute`, as MagicalRecord does).
     let keyIsOptional: Bool
@@ -205,13 +279,15 @@ final class CompiledMapping: Sendable {
 
     init(
         number: Int, entity: ModelEntity, keyLookup: LookupID?, keyAttributes: [CompiledAttribute],
-        keyIsOptional: Bool = false, attributes: [CompiledAttribute], relationships: [CompiledRelationship],
-        onConflict: ConflictPolicy, routes: EntityRoutes? = nil, keyIsUniqueConstraint: Bool = false
+        keyRelationships: [Int] = [], keyIsOptional: Bool = false, attributes: [CompiledAttribute],
+        relationships: [CompiledRelationship], onConflict: ConflictPolicy, routes: EntityRoutes? = nil,
+        keyIsUniqueConstraint: Bool = false
     ) {
         self.number = number
         self.entity = entity
         self.keyLookup = keyLookup
         self.keyAttributes = keyAttributes
+        self.keyRelationships = keyRelationships
         self.keyIsOptional = keyIsOptional
         self.attributes = attributes
         self.relationships = relationships
@@ -222,6 +298,11 @@ final class CompiledMapping: Sendable {
         let keyPositions = keyAttributes.compactMap { key in attributes.firstIndex { $0 === key } }
         self.keyPositions = keyPositions
         keyFlags = attributes.indices.map { keyPositions.contains($0) }
+    }
+
+    /// The names of the key's attributes and relationships, in key order (for messages).
+    var keyNames: [String] {
+        keyAttributes.map(\.name) + keyRelationships.map { relationships[$0].relationship.name }
     }
 
     /// Whether `position` of `attributes` holds a key attribute.
@@ -264,9 +345,9 @@ final class CompiledMapping: Sendable {
         }
         let keys = keyAttributes.compactMap { key in (attributes + identity).first { $0.slot == key.slot } }
         return CompiledMapping(
-            number: number, entity: entity, keyLookup: keyLookup, keyAttributes: keys, keyIsOptional: keyIsOptional,
-            attributes: attributes, relationships: relationships, onConflict: onConflict,
-            keyIsUniqueConstraint: keyIsUniqueConstraint)
+            number: number, entity: entity, keyLookup: keyLookup, keyAttributes: keys,
+            keyRelationships: keyRelationships, keyIsOptional: keyIsOptional, attributes: attributes,
+            relationships: relationships, onConflict: onConflict, keyIsUniqueConstraint: keyIsUniqueConstraint)
     }
 }
 

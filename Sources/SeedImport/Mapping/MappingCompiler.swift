@@ -12,6 +12,10 @@ struct MappingCompiler {
     let model: ObjectModel
     /// The plan file, for error messages.
     let planFile: String
+    /// The plan's source mappings: where a match names a relationship of its destination, the
+    /// destination's source says how that relationship's destinations are matched
+    /// (``PlanConventions/keyMatch(for:of:sources:model:)``).
+    var planSources: [RecordMapping] = []
     /// Hands out the numbers of the mappings and relationship mappings compiled.
     let numbers = Numbers()
     /// What convention mapping left out, one line each (shown by `--dry-run` and `plan explain`).
@@ -116,10 +120,10 @@ struct MappingCompiler {
         }
         let key =
             isIdentity ? [] : scope.key ?? PlanConventions.effectiveKey(of: mapping, entity: entity, model: model) ?? []
-        for name in key {
-            guard let attribute = entity.attribute(named: name) else {
-                throw fail("\(path).key", "'\(name)' is not an attribute of \(entity.name)")
-            }
+        // To-one relationships in the key are matched through their mappings' destination keys.
+        let keyRelationshipNames = key.filter { entity.attribute(named: $0) == nil }
+        for name in key where !keyRelationshipNames.contains(name) {
+            guard let attribute = entity.attribute(named: name) else { continue }
             if let mapped = attributes.first(where: { $0.slot == attribute.index }) {
                 keyAttributes.append(mapped)
             } else if let implicit = try compileAttribute(
@@ -131,7 +135,7 @@ struct MappingCompiler {
                 keyAttributes.append(implicit)
             }
         }
-        if !isIdentity && keyAttributes.count < key.count { keyAttributes = [] }
+        if !isIdentity && keyAttributes.count < key.count - keyRelationshipNames.count { keyAttributes = [] }
         // A source with no key from the plan or the model still refuses repeats of the entity's
         // unique constraint as data errors (routed records: their sub-entities' constraints may
         // lie outside the key lookup's entity).
@@ -146,20 +150,61 @@ struct MappingCompiler {
         for (name, relationshipMapping) in relationshipMappings.sorted(by: { $0.key < $1.key }) {
             if let compiled = try compileRelationship(
                 name, relationshipMapping, of: entity, byConvention: mapping.relationships.isEmpty, header: header,
-                scope: scope.inside(entity), path: "\(path).relationships.\(name)")
+                scope: scope.inside(entity), inKey: keyRelationshipNames.contains(name),
+                path: "\(path).relationships.\(name)")
             {
                 relationships.append(compiled)
             }
         }
+        let keyRelationships = try keyRelationshipPositions(
+            keyRelationshipNames, in: relationships, of: entity, keyedBy: keyEntity, path: path + ".key")
         let keyLookup =
-            keyAttributes.isEmpty
-            ? nil : LookupID(entityIndex: scope.lookupEntity ?? keyEntity.index, slots: keyAttributes.map(\.slot))
+            keyAttributes.isEmpty && keyRelationships.isEmpty
+            ? nil
+            : LookupID(
+                entityIndex: scope.lookupEntity ?? keyEntity.index, slots: keyAttributes.map(\.slot),
+                through: keyRelationships.map {
+                    KeyThrough(relationship: relationships[$0].relationship.index, lookup: relationships[$0].lookup)
+                })
         let keyIsUniqueConstraint = guardsConstraint && keyLookup != nil
         return CompiledMapping(
             number: number, entity: entity, keyLookup: keyLookup, keyAttributes: keyAttributes,
+            keyRelationships: keyRelationships,
             keyIsOptional: !keyIsUniqueConstraint && (scope.key != nil || mapping.key == nil), attributes: attributes,
             relationships: relationships, onConflict: keyIsUniqueConstraint ? .fail : mapping.onConflict,
             keyIsUniqueConstraint: keyIsUniqueConstraint)
+    }
+
+    /// The positions among `relationships` of the key's relationships `names`: each a to-one of
+    /// `keyEntity` (whose lookup the key is) mapped by reference (not by run identity) that
+    /// finds or creates its destination.
+    private func keyRelationshipPositions(
+        _ names: [String], in relationships: [CompiledRelationship], of entity: ModelEntity,
+        keyedBy keyEntity: ModelEntity, path: String
+    ) throws(PlanErrors) -> [Int] {
+        var positions: [Int] = []
+        for name in names {
+            guard let relationship = entity.relationship(named: name), keyEntity.relationship(named: name) != nil
+            else {
+                throw fail(path, "'\(name)' is not an attribute or relationship of \(keyEntity.name)")
+            }
+            guard !relationship.isToMany else {
+                throw fail(path, "'\(name)' is a to-many relationship: a key names attributes and to-one relationships")
+            }
+            guard let position = relationships.firstIndex(where: { $0.relationship === relationship }) else {
+                throw fail(path, "key relationship '\(name)' is not mapped: add it to relationships")
+            }
+            let compiled = relationships[position]
+            guard case .reference(let lookup, _, _, let missing, _) = compiled.source, !lookup.isRunIdentity,
+                missing != .ignore
+            else {
+                throw fail(
+                    path,
+                    "key relationship '\(name)' must refer to its destination by key, with missing: create or reject")
+            }
+            positions.append(position)
+        }
+        return positions
     }
 
     /// The unique constraint that guards a keyless mapping of `entity` against duplicates: the
@@ -247,7 +292,7 @@ struct MappingCompiler {
     /// (its fields are not in the header: noted).
     private func compileRelationship(
         _ name: String, _ mapping: RelationshipMapping, of entity: ModelEntity, byConvention: Bool,
-        header: SourceHeader?, scope: NestingScope, path: String
+        header: SourceHeader?, scope: NestingScope, inKey: Bool, path: String
     ) throws(PlanErrors) -> CompiledRelationship? {
         guard let relationship = entity.relationship(named: name) else {
             throw fail(path, "'\(name)' is not a relationship of \(entity.name)")
@@ -284,15 +329,17 @@ struct MappingCompiler {
         } catch {
             throw fail(path + ".match", error.message)
         }
+        let lookup = try matchLookup(match, of: destination, path: path + ".match", depth: 0)
+        if lookup.goesThrough && mapping.missing == .create {
+            throw fail(
+                path + ".missing",
+                "missing: create cannot insert a \(destination.name) matched through its relationships: "
+                    + "use reject or ignore")
+        }
         var coercers: [ValueCoercer] = []
-        var slots: [Int] = []
-        for attributeName in match {
-            guard let attribute = destination.attribute(named: attributeName) else {
-                throw fail(path + ".match", "'\(attributeName)' is not an attribute of \(destination.name)")
-            }
-            slots.append(attribute.index)
+        for (attribute, part) in zip(lookup.partAttributes(in: model), lookup.partKeyPaths(in: model)) {
             do {
-                var keyMapping = AttributeMapping(field: attributeName)
+                var keyMapping = AttributeMapping(field: part)
                 keyMapping.nullTokens = mapping.nullTokens
                 coercers.append(try ValueCoercer(attribute: attribute, mapping: keyMapping))
             } catch {
@@ -301,15 +348,65 @@ struct MappingCompiler {
         }
         let number = numbers.nextRelationship()
         let nestsData =
-            scope.holdsRecords && mapping.match == nil && mapping.split == nil && match.count == 1
-            && !scope.enclosing.contains(destination.index) && scope.enclosing.count < NestingScope.maximumDepth
+            scope.holdsRecords && !inKey && mapping.match == nil && mapping.split == nil && match.count == 1
+            && !lookup.goesThrough && !scope.enclosing.contains(destination.index)
+            && scope.enclosing.count < NestingScope.maximumDepth
         return CompiledRelationship(
             id: path, number: number, relationship: relationship, fields: fields,
             source: .reference(
-                lookup: LookupID(entityIndex: destination.index, slots: slots), coercers: coercers, matchNames: match,
+                lookup: lookup, coercers: coercers, matchNames: Self.partFields(of: lookup, model: model),
                 missing: mapping.missing, split: KeySplit(mapping)),
             members: mapping.members,
             dataNesting: nestsData ? try dataNesting(of: relationship, key: match, scope: scope, path: path) : nil)
+    }
+
+    /// The lookup of `destination` objects by `names`: attributes, and to-one relationships of
+    /// the destination, each compared by its destination's key (``PlanConventions/keyMatch(for:of:sources:model:)``),
+    /// recursively up to a few relationships deep.
+    private func matchLookup(_ names: [String], of destination: ModelEntity, path: String, depth: Int)
+        throws(PlanErrors) -> LookupID
+    {
+        var slots: [Int] = []
+        var through: [KeyThrough] = []
+        for name in names {
+            if let attribute = destination.attribute(named: name) {
+                slots.append(attribute.index)
+                continue
+            }
+            guard let relationship = destination.relationship(named: name) else {
+                throw fail(path, "'\(name)' is not an attribute of \(destination.name)")
+            }
+            guard !relationship.isToMany, depth < NestingScope.maximumDepth else {
+                throw fail(path, "'\(name)' is a to-many relationship of \(destination.name): it cannot be matched")
+            }
+            let match: [String]
+            do {
+                match = try PlanConventions.keyMatch(
+                    for: relationship, of: destination, sources: planSources, model: model)
+            } catch {
+                throw fail(path, error.message)
+            }
+            through.append(
+                KeyThrough(
+                    relationship: relationship.index,
+                    lookup: try matchLookup(
+                        match, of: model.destination(of: relationship), path: path, depth: depth + 1)
+                ))
+        }
+        return LookupID(entityIndex: destination.index, slots: slots, through: through)
+    }
+
+    /// The field of a reference's record that holds each part of `lookup`'s keys: an
+    /// attribute's name; a relationship's name when its destination's key has one part, else
+    /// `relationship.part` for each.
+    static func partFields(of lookup: LookupID, model: ObjectModel) -> [String] {
+        let entity = model.entities[lookup.entityIndex]
+        return lookup.slots.map { entity.attributes[$0].name }
+            + lookup.through.flatMap { step in
+                let name = entity.relationships[step.relationship].name
+                let inner = partFields(of: step.lookup, model: model)
+                return inner.count == 1 ? [name] : inner.map { name + "." + $0 }
+            }
     }
 
     /// The mappings of records that `relationship`'s field may hold instead of keys: every

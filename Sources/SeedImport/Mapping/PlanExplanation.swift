@@ -78,7 +78,7 @@ public struct PlanExplanation: Sendable {
         }
 
         private func key(of mapping: CompiledMapping, given: RecordMapping?) -> String {
-            let names = mapping.keyAttributes.map(\.name).joined(separator: ", ")
+            let names = mapping.keyNames.joined(separator: ", ")
             guard !names.isEmpty else { return "none: every record inserts" }
             if given?.key != nil { return "\(names) (plan)" }
             let origin =

@@ -35,6 +35,10 @@ struct PlanMappings: Sendable {
     /// records keyed by their parent's key) the index cannot say a key is absent: references
     /// by it wait for the store after the load, and records keyed by it are set aside.
     let indexedLookups: [Bool]
+    /// The relationship mappings whose links some lookup goes through (a key or a match
+    /// naming to-one relationships), by number: resolved first after the load, so that
+    /// records and references find objects by them.
+    let throughRelationships: Set<Int>
     /// What convention mapping left out, one line each: fields a source's header lacks,
     /// attributes no codec can build.
     let notes: [String]
@@ -48,7 +52,8 @@ struct PlanMappings: Sendable {
         plan: ImportPlan, model: ObjectModel, planFile: String,
         header: (Int) throws(PlanErrors) -> SourceHeader? = { _ in nil }
     ) throws(PlanErrors) {
-        let compiler = MappingCompiler(model: model, planFile: planFile)
+        var compiler = MappingCompiler(model: model, planFile: planFile)
+        compiler.planSources = plan.sources.map(\.mapping)
         var sources: [CompiledMapping] = []
         for (index, source) in plan.sources.enumerated() {
             let format = source.format ?? RecordFormat(path: source.file)
@@ -105,18 +110,36 @@ struct PlanMappings: Sendable {
                     holds: Set($0.lookup.slots)
                 )
             }
+        var steps: [(entity: ModelEntity, relationship: String)] = []
+        func collectSteps(_ lookup: LookupID) {
+            let entity = model.entities[lookup.entityIndex]
+            for step in lookup.through {
+                steps.append((entity, entity.relationships[step.relationship].name))
+                collectSteps(step.lookup)
+            }
+        }
+        lookups.forEach(collectSteps)
+        let numbered = zip(order.map { relationships[$0] }, order.map { owners[$0] })
+        throughRelationships = Set(
+            numbered.enumerated().compactMap { number, item in
+                let (relationship, owner) = item
+                return steps.contains {
+                    owner.entity.isKind(of: $0.entity) && $0.relationship == relationship.relationship.name
+                } ? number : nil
+            })
         indexedLookups = lookups.map { lookup in
             let entity = model.entities[lookup.entityIndex]
-            // A nested relationship's destination lookup (no slots) is never looked up.
-            guard !lookup.isRunIdentity, !lookup.slots.isEmpty else { return true }
+            // A nested relationship's destination lookup (no parts) is never looked up.
+            guard !lookup.isRunIdentity, !lookup.isEmpty else { return true }
             return writers.allSatisfy { writer in
                 guard writer.entity.isKind(of: entity), writer.lookup != lookup else { return true }
-                // A created destination has no value but its match and defaults: it has a key of
-                // this lookup only if those give every attribute of it.
+                // A created destination has no value but its match and defaults (no link): it has
+                // a key of this lookup only if those give every attribute of it.
                 guard let holds = writer.holds else { return false }
-                return !lookup.slots.allSatisfy {
-                    holds.contains($0) || entity.attributes[$0].declaration.defaultValue != nil
-                }
+                return lookup.goesThrough
+                    || !lookup.slots.allSatisfy {
+                        holds.contains($0) || entity.attributes[$0].declaration.defaultValue != nil
+                    }
             }
         }
     }

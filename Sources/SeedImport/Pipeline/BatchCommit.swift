@@ -76,6 +76,7 @@ final class BatchCommit {
             try writer.write(rows, of: batch, on: connection)
             try staging.append(rows.staged, of: batch, source: source, on: connection)
             try staging.noteFirstWriters(rows.firstWriters, of: batch, source: source, on: connection)
+            try staging.noteRowPositions(rows.positions, source: source, on: connection)
             try alsoWrite(connection)
         }
         for (index, entityRows) in rows.rows.enumerated() where !entityRows.keys.isEmpty {
@@ -85,11 +86,11 @@ final class BatchCommit {
 
     /// Saves what the resolution of staged references changed in the context (counting the
     /// destinations it created), and forgets the staged references of objects up to `through`
-    /// in the same transaction.
-    func saveResolved(_ applied: AppliedObjects, removingStagedThrough through: Int64?) throws {
+    /// (with `only`, of the relationship mappings it names) in the same transaction.
+    func saveResolved(_ applied: AppliedObjects, removingStagedThrough through: Int64?, only: Set<Int>? = nil) throws {
         countChanges(applied)
         try save(applied, metadata: [:]) { connection in
-            if let through { try self.staging.removeObjectReferences(through: through, on: connection) }
+            if let through { try self.staging.removeObjectReferences(through: through, only: only, on: connection) }
         }
     }
 
@@ -131,6 +132,9 @@ final class BatchCommit {
             return
         }
         while true {
+            let placed = context.insertedObjects.filter { staging.notesRowPositions[$0.entity.index] }.compactMap {
+                object in applied.origins[ObjectIdentifier(object)].map { (object, $0.resolved) }
+            }
             do {
                 try context.save(metadata: metadata, finishing: journal) { permanentID in
                     let staged = applied.waiting.compactMap { item in
@@ -153,6 +157,10 @@ final class BatchCommit {
                                 permanentID(item.object) == nil ? nil : (item.key, item.position.resolved)
                             }, on: connection)
                         try staging.removeCreated(applied.filled, on: connection)
+                        try staging.noteRowPositions(
+                            placed.compactMap { object, position in
+                                permanentID(object).map { (RowReference(entityID: $0.entityID, key: $0.key), position) }
+                            }, on: connection)
                         try RunIdentities.note(lookup.newIdentities(permanentID), on: connection)
                         try alsoWrite(connection)
                     }
@@ -180,7 +188,9 @@ final class BatchCommit {
             try tally.reject(recordError, record: nil, entity: failure.entity)
             if let object {
                 if object.isInserted {
+                    // Counted as inserted before the save (countChanges): it is not, after all.
                     try context.delete(object)
+                    tally.count(object.entity.name) { $0.inserted -= 1 }
                 } else {
                     try context.refresh(object, mergeChanges: false)
                 }

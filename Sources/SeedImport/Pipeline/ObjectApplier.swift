@@ -137,8 +137,7 @@ struct ObjectApplier {
                     throw RecordError(
                         position: reference.position, field: reference.field,
                         value: unresolved.map(\.description).joined(separator: ", "),
-                        message: "no \(target.context.model.entities[reference.lookup.entityIndex].name) with "
-                            + "\(reference.mapping.relationship.name) key \(unresolved[0]) (missing: reject)")
+                        message: reference.mapping.noDestination(unresolved[0], model: target.context.model))
                 }
             } else {
                 applied.waiting.append(AppliedObjects.Waiting(owner: owner, reference: reference, origin: origin))

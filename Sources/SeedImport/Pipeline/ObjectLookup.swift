@@ -115,11 +115,12 @@ final class ObjectLookup {
         }
     }
 
-    /// Fetches the objects whose lookup attributes equal any of `keys`, in fixed-size chunks
-    /// (the same SQL text each time, so the prepared statement is reused).
+    /// Fetches the objects whose lookup attributes (or, through relationships, their
+    /// destinations' attributes) equal any of `keys`, in fixed-size chunks (the same SQL text
+    /// each time, so the prepared statement is reused).
     private func fetch(_ lookup: LookupID, _ keys: [KeyValue]) throws {
         let entity = model.entities[lookup.entityIndex]
-        let names = lookup.slots.map { entity.attributes[$0].name }
+        let names = lookup.partKeyPaths(in: model)
         for start in stride(from: 0, to: keys.count, by: Self.chunkSize) {
             let chunk = Array(keys[start..<min(keys.count, start + Self.chunkSize)])
             var predicate: FetchPredicate?
@@ -133,7 +134,8 @@ final class ObjectLookup {
             request.includesPendingChanges = false
             let wanted = Set(chunk)
             for object in try context.fetch(request) {
-                let key = KeyValue(try lookup.slots.map { slot in try object.value(at: slot) ?? .string("") })
+                guard let parts = try lookup.parts(of: object) else { continue }
+                let key = KeyValue(parts)
                 if wanted.contains(key) { batch[lookup, default: [:]][key] = object }
             }
         }

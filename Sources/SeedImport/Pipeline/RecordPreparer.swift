@@ -41,7 +41,7 @@ struct RecordPreparer {
         // Key attributes first, so a missing key is the error a record reports — unless the key
         // comes from the model (such a record is inserted) or is a unique constraint guarding a
         // keyless mapping (which allows nulls, as the store's index does): such a record has no key.
-        var hasKey = !mapping.keyPositions.isEmpty
+        var hasKey = !mapping.keyPositions.isEmpty || !mapping.keyRelationships.isEmpty
         for position in mapping.keyPositions {
             let attribute = mapping.attributes[position]
             if mapping.keyIsOptional || mapping.keyIsUniqueConstraint {
@@ -59,7 +59,7 @@ struct RecordPreparer {
         for (position, attribute) in mapping.attributes.enumerated() where !mapping.isKeyPosition(position) {
             batch.values[firstValue + position] = try coerce(attribute, in: record, into: &batch)
         }
-        if hasKey {
+        if hasKey && mapping.keyRelationships.isEmpty {
             batch.entries[Int(entryIndex)].key = batch.append(
                 key: mapping.keyPositions.map { batch.values[firstValue + $0] })
         }
@@ -114,6 +114,10 @@ struct RecordPreparer {
                         value: value, in: &batch))
             }
         }
+        if hasKey && !mapping.keyRelationships.isEmpty {
+            batch.entries[Int(entryIndex)].key = try keyThroughReferences(
+                record, mapping: mapping, values: firstValue, references: references, in: &batch)
+        }
         batch.entries[Int(entryIndex)].firstReference = Int32(batch.references.count)
         batch.entries[Int(entryIndex)].referenceCount = Int32(references.count)
         batch.references.append(contentsOf: references)
@@ -137,6 +141,29 @@ struct RecordPreparer {
                 message: "the key attribute \(mapping.entity.name).\(attribute.name) has no value")
         }
         return value
+    }
+
+    /// The key of a record whose key names relationships: its key attributes' values, then the
+    /// destination key of each key relationship's reference (`references`, the record's).
+    private func keyThroughReferences(
+        _ record: SourceRecord, mapping: CompiledMapping, values firstValue: Int, references: [FlatReference],
+        in batch: inout PreparedBatch
+    ) throws(RecordError) -> Int32 {
+        var parts = mapping.keyPositions.map { batch.values[firstValue + $0] }
+        for position in mapping.keyRelationships {
+            let relationship = mapping.relationships[position]
+            guard
+                let reference = references.first(where: { $0.relationship == Int32(relationship.number) }),
+                reference.keyCount == 1
+            else {
+                throw RecordError(
+                    position: fieldPosition(relationship.fields, in: record), field: relationship.field.text,
+                    message:
+                        "the key relationship \(mapping.entity.name).\(relationship.relationship.name) has no value")
+            }
+            parts.append(contentsOf: batch.parts(of: batch.keys[Int(reference.firstKey)]))
+        }
+        return batch.append(key: parts)
     }
 
     /// The attribute's value for `record`: `.absent` to leave the attribute alone (its field is

@@ -117,6 +117,9 @@ struct RowBuilder {
         if let lookup, layouts.notesFirstWriters[Int(entry.mapping)] {
             rows.firstWriters.append(FirstWriterKey(lookup: Int32(lookup), key: entry.key, place: entry.place))
         }
+        if filling == nil && layouts.notesRowPositions[Int(entry.mapping)] {
+            rows.positions.append((reference, entry.place))
+        }
         if let filling {
             rows.rows[entity].values.replaceSubrange(filling * width..<(filling + 1) * width, with: row)
         } else {

@@ -38,6 +38,9 @@ struct RowLayouts {
     let keyLookups: [Int]
     /// Per mapping: whether its rows note where they first wrote their key (PlanMappings).
     let notesFirstWriters: [Bool]
+    /// Whether each mapping's new rows note their record's place (their entity has a unique
+    /// constraint checked after the load: ConstraintDuplicates), by mapping number.
+    let notesRowPositions: [Bool]
     let attributeColumnsStart: [Int]
     let attributeColumns: [Int]
     /// Per relationship mapping (by number): its destination lookup, its column in its owners'
@@ -115,6 +118,9 @@ struct RowLayouts {
         mappingEntities = mappings.mappings.map(\.entity.index)
         keyLookups = mappings.keyLookups.map { $0 ?? -1 }
         notesFirstWriters = mappings.notesFirstWriters
+        let checked = CheckedConstraint.checked(in: mappings, model: model)
+        notesRowPositions = mappings.mappings.map { mapping in checked.contains { mapping.entity.isKind(of: $0.entity) }
+        }
         var attributeColumnsStart: [Int] = []
         var attributeColumns: [Int] = []
         for mapping in mappings.mappings {
@@ -206,6 +212,8 @@ struct RowBatch {
     var staged: [StagedKey] = []
     /// Keys written first whose repetition fails.
     var firstWriters: [FirstWriterKey] = []
+    /// New rows whose record's place is noted (RowLayouts `notesRowPositions`).
+    var positions: [(row: RowReference, place: SourcePlace)] = []
     /// Where each destination created for a reference in this batch is (a record may fill it).
     var placeholders: [RowReference: (entity: Int, row: Int)] = [:]
 

@@ -2,7 +2,9 @@
 // of going through objects: those whose relationships are kept by one column or one join-table
 // row per link, so that writing a row writes both sides, whose entities need no relationship
 // counts checked, and whose rows the layout keeps without companion entity columns; a plan with
-// run identities (`object-id`) goes through objects (RunIdentities). A mapping with
+// run identities (`object-id`) goes through objects (RunIdentities), and so does one whose
+// references match through relationships of their destination (a source keyed through its own
+// relationships fits: its keys are values the run's key index holds). A mapping with
 // `entityField` fits when the mapping of every entity it routes to does.
 import GraphStore
 
@@ -41,7 +43,8 @@ enum RowPathRules {
             }
             switch compiled.source {
             case .reference(let lookup, _, _, let missing, _):
-                guard !lookup.isRunIdentity else { return false }
+                // References matched through relationships are found by objects (ObjectLookup).
+                guard !lookup.isRunIdentity, !lookup.goesThrough else { return false }
                 if missing == .create {
                     guard !model.entities[lookup.entityIndex].isAbstract else { return false }
                     entities.insert(lookup.entityIndex)

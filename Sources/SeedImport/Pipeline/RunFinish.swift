@@ -29,37 +29,46 @@ struct RunFinish {
     private var lookup: ObjectLookup { builder.lookup }
 
     /// Builds the indexes a new store left out while it loaded, once the memory only the load
-    /// needed is freed.
+    /// needed is freed and the records repeating a unique constraint are refused
+    /// (ConstraintDuplicates; with `skip`, left out whole).
     func buildIndexes(progress: () -> Void) throws {
         builder.keys.endLoad()
         try target.endLoad()
         let store = target.store
         guard try store.metadata()[StoreMetadata.Key.indexesPending] != nil else { return }
         progress()
+        let repeats = try ConstraintDuplicates(target: target, tally: tally, staging: staging).run()
+        if !repeats.isEmpty {
+            try target.context.writeRows { connection in
+                for row in repeats { try staging.removeReferences(of: row, on: connection) }
+            }
+            try leaveOut(rows: repeats)
+        }
         try store.createIndexes()
     }
 
     /// Applies the set-aside records, then resolves the staged references: those of new rows
-    /// set-based, then those of objects.
+    /// set-based, then those of objects. The links that keys and matches go through
+    /// (`key: [order, product]`) are resolved first, so that set-aside records and references
+    /// find the objects they name by them.
     func resolveAfterLoad(progress: () -> Void) throws {
         lookup.useStore()
+        let throughLinks = staging.mappings.throughRelationships
+        if !throughLinks.isEmpty { try resolveStaged(only: throughLinks, progress: progress) }
         try applySetAside()
+        try resolveStaged(only: nil, progress: progress)
+    }
+
+    /// Resolves the staged references of the relationship mappings `only` names (nil: all).
+    private func resolveStaged(only: Set<Int>?, progress: () -> Void) throws {
         guard try target.context.readRows({ try staging.hasReferences(on: $0) }) else { return }
         progress()
         try cancellation.check()
         let refused = try StagedResolution(
             target: target, tally: tally, staging: staging, layouts: layouts, commit: commit, batchSize: batchSize
-        ).run()
-        if !refused.isEmpty {
-            let context = target.context
-            let objects = try refused.map {
-                try context.object(
-                    with: ObjectID(storeUUID: target.store.identifier, entityID: $0.entityID, key: $0.key))
-            }
-            try leaveOut(objects)
-            try commit.saveResolved(AppliedObjects(), removingStagedThrough: nil)
-        }
-        try resolveThroughObjects()
+        ).run(only: only)
+        if !refused.isEmpty { try leaveOut(rows: refused) }
+        try resolveThroughObjects(only: only)
     }
 
     /// Applies the records set aside during the load through objects, a batch at a time (the
@@ -95,8 +104,9 @@ struct RunFinish {
         }
     }
 
-    /// Resolves the staged references of objects, a chunk of references at a time.
-    private func resolveThroughObjects() throws {
+    /// Resolves the staged references of objects (of the relationship mappings `only` names;
+    /// nil: all), a chunk of references at a time.
+    private func resolveThroughObjects(only: Set<Int>?) throws {
         let context = target.context
         var finalPass = builder.applier
         finalPass.isFinalPass = true
@@ -104,7 +114,7 @@ struct RunFinish {
         while true {
             try cancellation.check()
             let chunk = try context.readRows {
-                try staging.objectReferences(after: after, limit: batchSize, on: $0, store: target.store)
+                try staging.objectReferences(after: after, limit: batchSize, only: only, on: $0, store: target.store)
             }
             guard let last = chunk.last?.ref else { return }
             var wanted: [LookupID: Set<KeyValue>] = [:]
@@ -125,7 +135,7 @@ struct RunFinish {
                 }
             }
             try leaveOut(refused)
-            try commit.saveResolved(applied, removingStagedThrough: last)
+            try commit.saveResolved(applied, removingStagedThrough: last, only: only)
             after = last
         }
     }
@@ -134,6 +144,17 @@ struct RunFinish {
     /// tables, in the transaction that ends `journal`.
     func end(_ journal: RunJournal, seedVersion: String?) throws {
         try commit.finish(metadata: seedVersion.map { ["seed.version": $0] } ?? [:], journal: journal)
+    }
+
+    /// Leaves out the rows of records refused after the load (``leaveOut(_:)``) and saves.
+    private func leaveOut(rows: [RowReference]) throws {
+        let context = target.context
+        try leaveOut(
+            rows.map {
+                try context.object(
+                    with: ObjectID(storeUUID: target.store.identifier, entityID: $0.entityID, key: $0.key))
+            })
+        try commit.saveResolved(AppliedObjects(), removingStagedThrough: nil)
     }
 
     /// Takes back the objects of records refused after the load (with `skip`), so that a

@@ -49,6 +49,7 @@ final class StagedReferences {
     static let table = "seedkit_import_refs"
     static let createdTable = "seedkit_import_created"
     static let firstWritersTable = "seedkit_import_first"
+    static let rowPositionsTable = "seedkit_import_rows"
 
     private let model: ObjectModel
     /// How the store keeps values: staged keys are compared with its columns.
@@ -60,6 +61,11 @@ final class StagedReferences {
     private let fileIndex: [String: Int]
     /// Key parts per row (the widest lookup of the plan).
     let keyWidth: Int
+    /// The unique constraints checked for repeats after the load in a new store (ConstraintDuplicates).
+    let checkedConstraints: [CheckedConstraint]
+    /// Whether the new rows of each entity note their record's place, by entity index (those
+    /// with a checked constraint, for its errors).
+    let notesRowPositions: [Bool]
     private var nextReference: Int64 = 1
 
     /// The staging of a run of `mappings` reading `files` (by source number) into a store laid
@@ -70,7 +76,10 @@ final class StagedReferences {
         self.mappings = mappings
         self.files = files
         fileIndex = Dictionary(files.enumerated().map { ($1, $0) }) { first, _ in first }
-        keyWidth = max(1, mappings.lookups.map(\.slots.count).max() ?? 1)
+        keyWidth = max(1, mappings.lookups.map(\.partCount).max() ?? 1)
+        let checked = CheckedConstraint.checked(in: mappings, model: model)
+        checkedConstraints = checked
+        notesRowPositions = model.entities.map { entity in checked.contains { entity.isKind(of: $0.entity) } }
     }
 
     /// The relationship mapping numbered `number`.
@@ -106,6 +115,15 @@ final class StagedReferences {
             CREATE INDEX IF NOT EXISTS \(Self.firstWritersTable)_key
               ON \(Self.firstWritersTable)(lookup, \(keyColumns.joined(separator: ", ")));
             """)
+        // Only when needed: a seed's bytes depend on every table its build made.
+        if !checkedConstraints.isEmpty {
+            try connection.execute(
+                """
+                CREATE TABLE IF NOT EXISTS \(Self.rowPositionsTable)(entity INTEGER NOT NULL, owner INTEGER NOT NULL,
+                  file INTEGER NOT NULL, line INTEGER NOT NULL, col INTEGER NOT NULL, byte INTEGER NOT NULL,
+                  record INTEGER NOT NULL, PRIMARY KEY(entity, owner))
+                """)
+        }
         let last = try connection.prepare("SELECT coalesce(max(ref), 0) + 1 FROM \(Self.table)")
         _ = try last.step()
         nextReference = last.int64(0)
@@ -115,7 +133,7 @@ final class StagedReferences {
     static func drop(on connection: SQLiteConnection) throws {
         try connection.execute(
             "DROP TABLE IF EXISTS \(Self.table); DROP TABLE IF EXISTS \(Self.createdTable); "
-                + "DROP TABLE IF EXISTS \(Self.firstWritersTable)")
+                + "DROP TABLE IF EXISTS \(Self.firstWritersTable); DROP TABLE IF EXISTS \(Self.rowPositionsTable)")
     }
 
     /// Whether references are staged.
@@ -320,17 +338,58 @@ final class StagedReferences {
         }
     }
 
+    // MARK: - Row positions
+
+    /// Notes where the records of new rows are (read from the source numbered `source`; inside
+    /// the caller's transaction); a row keeps the place of the record that wrote it first.
+    func noteRowPositions(
+        _ rows: [(row: RowReference, place: SourcePlace)], source: Int, on connection: SQLiteConnection
+    )
+        throws
+    {
+        guard !rows.isEmpty else { return }
+        let insert = try connection.cachedStatement(
+            "INSERT OR IGNORE INTO \(Self.rowPositionsTable)(entity, owner, file, line, col, byte, record) "
+                + "VALUES (?, ?, ?, ?, ?, ?, ?)")
+        for item in rows {
+            insert.bind(item.row.entityID, at: 1)
+            insert.bind(item.row.key, at: 2)
+            bind(file: source, place: item.place, from: 3, to: insert)
+            try insert.execute()
+        }
+    }
+
+    /// Notes where the records of objects the run inserted are (inside the caller's transaction).
+    func noteRowPositions(_ rows: [(row: RowReference, position: SourcePosition)], on connection: SQLiteConnection)
+        throws
+    {
+        for (file, items) in Dictionary(grouping: rows, by: { fileIndex[$0.position.file] ?? -1 }) {
+            try noteRowPositions(
+                items.map { item in
+                    let position = item.position
+                    return (
+                        item.row,
+                        SourcePlace(
+                            line: position.line, column: position.column, byteOffset: position.byteOffset,
+                            recordNumber: position.recordNumber)
+                    )
+                }, source: file, on: connection)
+        }
+    }
+
     // MARK: - Reading back for the object path
 
     /// The next staged references of objects after the reference `after`, up to `limit` of
-    /// them, each with all its keys in order; empty when none are left.
-    func objectReferences(after: Int64, limit: Int, on connection: SQLiteConnection, store: PersistentStore) throws
-        -> [(ref: Int64, waiting: WaitingReference)]
-    {
+    /// them, each with all its keys in order; empty when none are left. With `only`, just
+    /// those of the relationship mappings it names.
+    func objectReferences(
+        after: Int64, limit: Int, only: Set<Int>? = nil, on connection: SQLiteConnection, store: PersistentStore
+    ) throws -> [(ref: Int64, waiting: WaitingReference)] {
         let columns = ["ref", "mapping", "entity", "owner"] + keyColumns + ["file", "line", "col", "byte", "record"]
+        let selected = "objects = 1" + Self.mappingFilter(only)
         let query = try connection.cachedStatement(
-            "SELECT \(columns.joined(separator: ", ")) FROM \(Self.table) WHERE objects = 1 AND ref > ?1 "
-                + "AND ref IN (SELECT DISTINCT ref FROM \(Self.table) WHERE objects = 1 AND ref > ?1 ORDER BY ref LIMIT ?2) "
+            "SELECT \(columns.joined(separator: ", ")) FROM \(Self.table) WHERE \(selected) AND ref > ?1 "
+                + "AND ref IN (SELECT DISTINCT ref FROM \(Self.table) WHERE \(selected) AND ref > ?1 ORDER BY ref LIMIT ?2) "
                 + "ORDER BY ref, ordinal")
         defer { query.reset() }
         query.bind(after, at: 1)
@@ -347,11 +406,12 @@ final class StagedReferences {
         while try query.step() {
             let ref = query.int64(0)
             guard let mapping = relationship(query.int(1)) else { continue }
-            let destination = model.entities[mapping.lookup.entityIndex]
+            // A run identity is text, as staged.
+            let types =
+                mapping.lookup.isRunIdentity
+                ? [AttributeType.string] : mapping.lookup.partAttributes(in: model).map(\.type)
             var parts: [AttributeValue] = []
-            for (offset, slot) in mapping.lookup.slots.enumerated() {
-                // A run identity is text, as staged.
-                let type = slot == LookupID.identitySlot ? .string : destination.attributes[slot].type
+            for (offset, type) in types.enumerated() {
                 parts.append(query.attributeValue(at: Int32(4 + offset), type: type, encoding: encoding) ?? .string(""))
             }
             if current?.ref != ref {
@@ -370,6 +430,11 @@ final class StagedReferences {
         }
         flush()
         return result
+    }
+
+    /// ` AND mapping IN (…)` for the relationship mappings `only` names (nothing for nil: all).
+    private static func mappingFilter(_ only: Set<Int>?) -> String {
+        only.map { " AND mapping IN (\(StoreLayout.list($0.sorted().map(Int64.init))))" } ?? ""
     }
 
     /// The position `parts` stand for.
@@ -394,9 +459,19 @@ final class StagedReferences {
         try delete.execute()
     }
 
-    /// Deletes the staged references of objects up to the reference `through` (they are resolved).
-    func removeObjectReferences(through: Int64, on connection: SQLiteConnection) throws {
-        let delete = try connection.cachedStatement("DELETE FROM \(Self.table) WHERE objects = 1 AND ref <= ?")
+    /// Deletes every key `owner` staged (its record is left out; inside the caller's transaction).
+    func removeReferences(of owner: RowReference, on connection: SQLiteConnection) throws {
+        let delete = try connection.cachedStatement("DELETE FROM \(Self.table) WHERE entity = ? AND owner = ?")
+        delete.bind(owner.entityID, at: 1)
+        delete.bind(owner.key, at: 2)
+        try delete.execute()
+    }
+
+    /// Deletes the staged references of objects up to the reference `through` (they are
+    /// resolved), with `only` just those of the relationship mappings it names.
+    func removeObjectReferences(through: Int64, only: Set<Int>? = nil, on connection: SQLiteConnection) throws {
+        let delete = try connection.cachedStatement(
+            "DELETE FROM \(Self.table) WHERE objects = 1\(Self.mappingFilter(only)) AND ref <= ?")
         delete.bind(through, at: 1)
         try delete.execute()
     }

@@ -28,9 +28,10 @@ struct StagedResolution {
         let error: RecordError
     }
 
-    /// Runs the pass; the records refused with `skip` are returned, to be left out whole.
-    func run() throws -> [RowReference] {
-        let mappings = try context.readRows { try stagedMappings(on: $0) }
+    /// Runs the pass over the relationship mappings `only` names (nil: all); the records
+    /// refused with `skip` are returned, to be left out whole.
+    func run(only: Set<Int>? = nil) throws -> [RowReference] {
+        let mappings = try context.readRows { try stagedMappings(on: $0) }.filter { only?.contains($0) ?? true }
         guard !mappings.isEmpty else { return [] }
         let lookups = Dictionary(grouping: mappings) { staging.mappings.relationships[$0].lookup }
         var temporaryIndexes: [String] = []
@@ -72,7 +73,9 @@ struct StagedResolution {
             owners.append(refusal.owner)
         }
         try context.writeRows { connection in
-            try connection.execute("DELETE FROM \(StagedReferences.table) WHERE objects = 0")
+            try connection.execute(
+                "DELETE FROM \(StagedReferences.table) WHERE objects = 0"
+                    + (only == nil ? "" : " AND mapping IN (\(StoreLayout.list(mappings.map(Int64.init))))"))
             for name in temporaryIndexes { try connection.execute("DROP INDEX IF EXISTS \(name)") }
         }
         return owners
@@ -94,7 +97,6 @@ struct StagedResolution {
     /// the run's error budget: each fails a record).
     private func createMissing(_ lookup: LookupID, mappings: [Int]) throws -> [KeyValue: RuleViolation] {
         let columns = ImportSQL.LookupColumns(lookup, layout: layout)
-        let entity = model.entities[lookup.entityIndex]
         var failed: [KeyValue: RuleViolation] = [:]
         try context.writeRows { connection in
             try connection.execute("DROP TABLE IF EXISTS temp.seedkit_import_missing")
@@ -114,9 +116,8 @@ struct StagedResolution {
                 query.bind(offset, at: 1)
                 query.bind(Int64(batchSize), at: 2)
                 while try query.step() {
-                    let parts = lookup.slots.enumerated().map { offset, slot in
-                        query.attributeValue(
-                            at: Int32(offset), type: entity.attributes[slot].type, encoding: layout.values)
+                    let parts = lookup.partAttributes(in: model).enumerated().map { offset, attribute in
+                        query.attributeValue(at: Int32(offset), type: attribute.type, encoding: layout.values)
                             ?? .string("")
                     }
                     keys.append(key: parts)
@@ -146,7 +147,6 @@ struct StagedResolution {
     private func refused(_ mapping: Int, failedKeys: [KeyValue: RuleViolation]) throws -> [Refusal] {
         let relationship = staging.mappings.relationships[mapping]
         guard relationship.missing != .ignore else { return [] }
-        let destination = model.entities[relationship.lookup.entityIndex]
         let columns = ImportSQL.LookupColumns(relationship.lookup, layout: layout)
         var refusals: [Refusal] = []
         try context.readRows { connection in
@@ -164,9 +164,8 @@ struct StagedResolution {
             while try query.step() {
                 let ref = query.int64(1)
                 let key = KeyValue(
-                    relationship.lookup.slots.enumerated().map { offset, slot in
-                        query.attributeValue(
-                            at: Int32(4 + offset), type: destination.attributes[slot].type, encoding: layout.values)
+                    relationship.lookup.partAttributes(in: model).enumerated().map { offset, attribute in
+                        query.attributeValue(at: Int32(4 + offset), type: attribute.type, encoding: layout.values)
                             ?? .string("")
                     })
                 if relationship.missing == .create && failedKeys[key] == nil { continue }
@@ -199,7 +198,6 @@ struct StagedResolution {
         }
         return RecordError(
             position: at, field: relationship.field.text, value: keys.map(\.description).joined(separator: ", "),
-            message: "no \(model.entities[relationship.lookup.entityIndex].name) with "
-                + "\(relationship.relationship.name) key \(keys[0]) (missing: reject)")
+            message: relationship.noDestination(keys[0], model: model))
     }
 }

@@ -33,10 +33,12 @@ struct UnchangedRecords {
 
     /// Whether the comparison can decide for records of `mapping` at all.
     static func applies(to mapping: CompiledMapping, layout: StoreLayout) -> Bool {
-        guard let key = mapping.keyLookup, !key.isRunIdentity, mapping.onConflict != .fail else { return false }
+        // Keys and matches through relationships are found by objects (ObjectLookup), which decide.
+        guard let key = mapping.keyLookup, !key.isRunIdentity, !key.goesThrough, mapping.onConflict != .fail
+        else { return false }
         return mapping.relationships.allSatisfy { relationship in
             guard case .reference(let lookup, _, _, _, _) = relationship.source, !lookup.isRunIdentity,
-                relationship.dataNesting == nil
+                !lookup.goesThrough, relationship.dataNesting == nil
             else { return false }
             return ImportSQL.linksReadable(relationship.relationship, in: layout)
         }

@@ -184,6 +184,26 @@ public enum PlanConventions {
         return try conventionalMatch(for: relationship, model: model).attributes
     }
 
+    /// The destination attributes compared where a key or a match names the to-one
+    /// `relationship` of `entity` as a part of it, but no mapping of that record says how its
+    /// destination is matched (a relationship `match: [order, product]` naming relationships of
+    /// the destination): the `match` of the first of `sources` whose records are `entity`
+    /// objects (or its ancestor's) and map `relationship` by reference, else the model's
+    /// convention (``effectiveMatch(for:mapping:model:)``).
+    ///
+    /// - Throws: ``PlanError`` when neither decides.
+    public static func keyMatch(
+        for relationship: ModelRelationship, of entity: ModelEntity, sources: [RecordMapping], model: ObjectModel
+    ) throws(PlanError) -> [String] {
+        let given = sources.lazy.compactMap { source -> RelationshipMapping? in
+            guard let owner = model.entity(named: source.entity), entity.isKind(of: owner),
+                let mapping = source.relationships[relationship.name], mapping.nested == nil
+            else { return nil }
+            return mapping
+        }.first
+        return try effectiveMatch(for: relationship, mapping: given, model: model)
+    }
+
     /// The conventional match of `relationship` and where it comes from (for messages).
     static func conventionalMatch(
         for relationship: ModelRelationship, model: ObjectModel

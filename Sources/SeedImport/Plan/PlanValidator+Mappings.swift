@@ -27,7 +27,11 @@ extension PlanCheck {
         // With entityField, attributes and relationships may belong to any of the records' entities.
         let owners = mapping.entityField == nil ? [entity] : entity.kindIndices.map { model.entities[$0] }
         let attributes = PlanConventions.effectiveAttributes(of: mapping, entity: entity)
-        checkKey(mapping.key, of: entity, mapped: attributes, at: PlanKeyPath.child(path, "key"))
+        checkKey(
+            mapping.key, of: entity, mapped: attributes,
+            relationships: MappingCompiler.effectiveRelationships(
+                of: mapping, entity: entity, model: model, listSeparator: nil),
+            at: PlanKeyPath.child(path, "key"))
         if mapping.key == nil, let (name, owner) = PlanConventions.declaredKey(of: entity, model: model),
             PlanConventions.conventionalKey(of: entity, model: model) == nil
         {
@@ -67,7 +71,8 @@ extension PlanCheck {
     // MARK: - Key
 
     private mutating func checkKey(
-        _ key: [String]?, of entity: ModelEntity, mapped: [String: AttributeMapping], at path: String
+        _ key: [String]?, of entity: ModelEntity, mapped: [String: AttributeMapping],
+        relationships: [String: RelationshipMapping], at path: String
     ) {
         guard let key, !PlanConventions.isIdentity(key) else { return }
         if key.isEmpty {
@@ -85,8 +90,8 @@ extension PlanCheck {
                 continue
             }
             guard let attribute = entity.attribute(named: name) else {
-                if entity.relationship(named: name) != nil {
-                    report("'\(name)' is a relationship: a key is made of attributes", at: elementPath)
+                if let relationship = entity.relationship(named: name) {
+                    checkKeyRelationship(relationship, mapping: relationships[name], at: elementPath)
                 } else {
                     reportUnknown(name, kind: "attribute", of: [entity], at: elementPath, onKey: false)
                 }
@@ -97,6 +102,29 @@ extension PlanCheck {
             } else if mapped[name] == nil {
                 report("key attribute '\(name)' is not mapped: add it to attributes", at: elementPath)
             }
+        }
+    }
+
+    /// A to-one relationship named in a key is mapped by reference and always finds (or
+    /// creates) its destination, whose key becomes part of the record's.
+    private mutating func checkKeyRelationship(
+        _ relationship: ModelRelationship, mapping: RelationshipMapping?, at path: String
+    ) {
+        let name = relationship.name
+        if relationship.isToMany {
+            report("'\(name)' is a to-many relationship: a key names attributes and to-one relationships", at: path)
+        } else if let mapping {
+            if mapping.nested != nil || PlanConventions.isIdentity(mapping.match) {
+                report(
+                    "key relationship '\(name)' must refer to its destination by key, not by nested records "
+                        + "or \(PlanConventions.identityKey)", at: path)
+            } else if mapping.missing == .ignore {
+                report(
+                    "key relationship '\(name)' has missing: ignore, which would leave a record without its key: "
+                        + "use missing: create or reject", at: path)
+            }
+        } else {
+            report("key relationship '\(name)' is not mapped: add it to relationships", at: path)
         }
     }
 
@@ -193,8 +221,9 @@ extension PlanCheck {
             }
         }
         if let encoding = mapping.binaryEncoding {
-            if attribute.type != .binary {
-                report("binary applies to binary attributes; \(type)", at: at("binary"))
+            // A transformable's text is its codec's bytes, written like a binary value's (docs/Coercion.md).
+            if attribute.type != .binary && attribute.type != .transformable {
+                report("binary applies to binary and transformable attributes; \(type)", at: at("binary"))
             } else if encoding != "base64", encoding != "hex" {
                 let suggestion = PlanSuggestion.didYouMean(encoding, among: ["base64", "hex"])
                 report("binary must be base64 or hex, not '\(encoding)'\(suggestion)", at: at("binary"))
@@ -311,8 +340,12 @@ extension PlanCheck {
                 continue
             }
             guard let attribute = destination.attribute(named: name) else {
-                reportUnknown(
-                    name, kind: "attribute", of: [destination], origin: origin, at: elementPath, onKey: false)
+                if let relationship = destination.relationship(named: name) {
+                    checkMatchRelationship(relationship, of: destination, mapping: mapping, at: elementPath)
+                } else {
+                    reportUnknown(
+                        name, kind: "attribute", of: [destination], origin: origin, at: elementPath, onKey: false)
+                }
                 continue
             }
             if let reason = Self.notUniqueable(attribute) {
@@ -326,6 +359,31 @@ extension PlanCheck {
             names.allSatisfy({ destination.attribute(named: $0) != nil })
         {
             checkStubs(of: destination, holding: names, at: PlanKeyPath.child(path, "missing"))
+        }
+    }
+
+    /// A to-one relationship of the destination named in a match compares its own
+    /// destination's key (``PlanConventions/keyMatch(for:of:sources:model:)``); such a
+    /// destination cannot be created for a reference.
+    private mutating func checkMatchRelationship(
+        _ relationship: ModelRelationship, of destination: ModelEntity, mapping: RelationshipMapping, at path: String
+    ) {
+        if relationship.isToMany {
+            report(
+                "'\(relationship.name)' is a to-many relationship of \(destination.name): a match names attributes "
+                    + "and to-one relationships", at: path)
+            return
+        }
+        if mapping.missing == .create {
+            report(
+                "missing: create cannot insert a \(destination.name) matched through its relationship "
+                    + "'\(relationship.name)': use missing: reject or ignore", at: path)
+        }
+        do {
+            _ = try PlanConventions.keyMatch(
+                for: relationship, of: destination, sources: plan.sources.map(\.mapping), model: model)
+        } catch {
+            report(error.message, at: path)
         }
     }
 

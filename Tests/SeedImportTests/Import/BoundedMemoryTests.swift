@@ -172,7 +172,7 @@ import Testing
         #expect(expected.errors.count == 1)
         let error = try #require(expected.errors.first)
         #expect(error.file.hasSuffix("lists.csv") && error.line == 19 && error.field == "items")
-        #expect(error.message.contains("no Item with items key I-9999 (missing: reject)"))
+        #expect(error.message.contains(#"no Item with sku = "I-9999" for relationship items (missing: reject)"#))
         // The list is left out whole.
         #expect(expected.entities["ShoppingList"]?.inserted == 39 && expected.entities["ShoppingList"]?.rejected == 1)
         #expect(!expected.contents.contains { $0.hasPrefix("L-17|") })

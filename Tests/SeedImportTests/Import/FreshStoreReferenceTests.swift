@@ -21,6 +21,29 @@ import Testing
         case existingStore
 
         var description: String { rawValue }
+
+        /// The options of a run into this target, the store `store` of `model` made ready in
+        /// `fixture` (for an existing store: created by importing no record into `entity`, which
+        /// has an attribute `name`).
+        func options(for fixture: ImportFixture, model: String, store: String, entity: String) async throws
+            -> ImportOptions
+        {
+            var options = ImportOptions()
+            switch self {
+            case .newStore:
+                break
+            case .newStoreThroughObjects:
+                options.usesRowPath = false
+            case .existingStore:
+                try fixture.write("nothing.csv", "name\n")
+                try fixture.write(
+                    "empty.yaml",
+                    "model: \(model)\nstore: \(store)\n"
+                        + "sources: [{file: nothing.csv, entity: \(entity), attributes: {name: name}}]\n")
+                _ = try await fixture.run("empty.yaml")
+            }
+            return options
+        }
     }
 
     static let model = """
@@ -73,20 +96,7 @@ import Testing
 
     /// Runs `plan.yaml` of `fixture` into `target`.
     static func run(_ fixture: ImportFixture, into target: Target) async throws -> ImportReport {
-        var options = ImportOptions()
-        switch target {
-        case .newStore:
-            break
-        case .newStoreThroughObjects:
-            options.usesRowPath = false
-        case .existingStore:
-            try fixture.write("nothing.csv", "name\n")
-            try fixture.write(
-                "empty.yaml",
-                "model: Shop.yaml\nstore: Shop.sqlite\nsources: [{file: nothing.csv, entity: Tag, attributes: {name: name}}]\n"
-            )
-            _ = try await fixture.run("empty.yaml")
-        }
+        let options = try await target.options(for: fixture, model: "Shop.yaml", store: "Shop.sqlite", entity: "Tag")
         return try await fixture.run("plan.yaml", options: options)
     }
 

@@ -91,7 +91,8 @@ import Testing
         let failure = try await #require(throws: ImportFailure.self) { try await fixture.run("identities.yaml") }
         #expect(
             failure.reason.hasSuffix(
-                "animals.csv:2:17 (byte 64, record 1) field visits: no Visit with visits key v7 (missing: reject)"))
+                "animals.csv:2:17 (byte 64, record 1) field visits: no Visit with object-id = \"v7\" for relationship visits (missing: reject)"
+            ))
         #expect(!FileManager.default.fileExists(atPath: fixture.path("Zoo.sqlite")))
     }
 

@@ -117,7 +117,7 @@ struct PlanValidatorTests {
                 sources:
                   - file: items.csv
                     entity: Item
-                    key: [unit, sku, skew, scratch, photo, extra, sku]
+                    key: [tags, sku, skew, scratch, photo, extra, sku]
                   - file: items.csv
                     entity: Item
                     key: name
@@ -127,7 +127,7 @@ struct PlanValidatorTests {
                     key: []
                 """
             ) == [
-                "plan.yaml:4:11 (sources[0].key[0]): 'unit' is a relationship: a key is made of attributes",
+                "plan.yaml:4:11 (sources[0].key[0]): 'tags' is a to-many relationship: a key names attributes and to-one relationships",
                 "plan.yaml:4:22 (sources[0].key[2]): 'skew' is not an attribute of Item",
                 "plan.yaml:4:28 (sources[0].key[3]): 'scratch' is transient, so it is not unique-able: it cannot be part of a key",
                 "plan.yaml:4:37 (sources[0].key[4]): 'photo' is a binary attribute, so it is not unique-able: it cannot be part of a key",
@@ -181,12 +181,13 @@ struct PlanValidatorTests {
                       listed: {field: listed, true: [y, "1"], false: [n, "1"]}
                       photo: {field: photo, binary: base32}
                       quantity: {field: quantity, trim: true, null: [""], default: "0"}
+                      extra: {field: extra, binary: hex}
                 """
             ) == [
                 "plan.yaml:5:32 (sources[0].attributes.sku.value): give field or value, not both",
                 "plan.yaml:6:35 (sources[0].attributes.name.default): default has no effect with value (a constant is never missing)",
                 "plan.yaml:7:35 (sources[0].attributes.price.date): date applies to date attributes; 'price' is double",
-                "plan.yaml:7:52 (sources[0].attributes.price.binary): binary applies to binary attributes; 'price' is double",
+                "plan.yaml:7:52 (sources[0].attributes.price.binary): binary applies to binary and transformable attributes; 'price' is double",
                 "plan.yaml:8:35 (sources[0].attributes.added.date): date must be iso8601, epoch, epoch-ms or a pattern like \"dd/MM/yyyy HH:mm\"",
                 "plan.yaml:9:35 (sources[0].attributes.notes.true): true applies to boolean attributes; 'notes' is string",
                 "plan.yaml:10:38 (sources[0].attributes.source.false): false applies to boolean attributes; 'source' is string",
@@ -277,7 +278,7 @@ struct PlanValidatorTests {
                 """
             ) == [
                 "plan.yaml:7:16 (sources[0].relationships.unit.match): 'nme' is not an attribute of Unit; did you mean 'name'?",
-                "plan.yaml:8:53 (sources[0].relationships.tags.match[1]): 'items' is not an attribute of Tag",
+                "plan.yaml:8:53 (sources[0].relationships.tags.match[1]): 'items' is a to-many relationship of Tag: a match names attributes and to-one relationships",
                 "plan.yaml:9:48 (sources[0].relationships.lists.match): match is empty: name the attribute(s) of ShoppingList the field holds",
             ])
     }
