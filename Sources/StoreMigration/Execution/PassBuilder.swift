@@ -3,10 +3,10 @@
 // attached read-only; checks that need only the source run and the data the pass drops is counted
 // (refused here when data loss is not allowed); identity tables are built; the indexes of tables
 // copied whole are created first (SQLite moves their pages with the rows), then the rows, join
-// tables and links are written batch by batch, the new file is checked against the new model's
-// rules, the remaining indexes are built (unique ones last, so a violation names its
-// constraint), the metadata written (the source's user keys, the new model, `migration.from`),
-// and the file closed in rollback-journal mode and synced.
+// tables, the store's seed record (inferred passes) and links are written batch by batch, the
+// new file is checked against the new model's rules, the remaining indexes are built (unique
+// ones last, so a violation names its constraint), the metadata written (the source's user
+// keys, the new model, `migration.from`), and the file closed in rollback-journal mode and synced.
 // Invariants: the source is only read; a failure or a cancellation leaves a partial new file
 // that the caller removes; the same source, program and options give the same bytes.
 import Foundation
@@ -92,6 +92,7 @@ struct PassBuilder {
             try write(copy, whole: wholeJoins.contains(copy.table), on: pass)
             progress.advance(by: rows)
         }
+        try SeedRecordCarrier(program: program).write(on: pass)
         for (index, plan) in program.linkPlans.enumerated() {
             let writer = LinkWriter(
                 plan: plan, program: program, tableName: program.destination.reservedName("links_\(index)"),
