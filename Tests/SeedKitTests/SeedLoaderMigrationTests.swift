@@ -127,12 +127,19 @@ import Testing
         let records = try LoaderFixtures.value("SELECT count(*) FROM seedkit_seed_Item", in: store)
         #expect(records == "300")
 
+        let twin = store.replacingOccurrences(of: "App.sqlite", with: "Twin.sqlite")
+        for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: store + suffix) {
+            try FileManager.default.copyItem(atPath: store + suffix, toPath: twin + suffix)
+        }
         var migration = MigrationOptions()
         migration.batchSize = 25
-        let migrated = try await StoreMigrator.migrate(
-            store: store, source: MigrationSource(versions: try ModelVersionSet.load(from: seeds.versions)),
-            options: migration)
-        #expect(migrated.changed)
+        for path in [store, twin] {
+            let migrated = try await StoreMigrator.migrate(
+                store: path, source: MigrationSource(versions: try ModelVersionSet.load(from: seeds.versions)),
+                options: migration)
+            #expect(migrated.changed)
+        }
+        #expect(try LoaderFixtures.bytes(store) == LoaderFixtures.bytes(twin))
         // The base rows went through the pass as the objects did: S-0 is as the seed gave it.
         #expect(try LoaderFixtures.value("SELECT count(*) FROM seedkit_seed_Item", in: store) == records)
         #expect(
