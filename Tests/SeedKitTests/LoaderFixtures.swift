@@ -1,5 +1,6 @@
 // Fixtures of the first-launch tests: seed stores of the catalog model built once per test
-// process (v1: 300 items; v2: 500 items and 10 ordered shopping lists; a seed of another model),
+// process (v1: 300 items; v2: 500 items and 10 ordered shopping lists; a seed of another model;
+// v2 again with a second version of the model, for the migrating launches),
 // user stores made from them with a user's own edits, and checks that read a store with plain SQL.
 import Foundation
 import GraphStore
@@ -45,6 +46,42 @@ struct LoaderSeeds: Sendable {
     }
 
     static func get() throws -> LoaderSeeds { try shared.get() }
+}
+
+/// The versions file of the catalog model (v1) and v1 + Item.rating (v2, current), and seed v2
+/// built with v2; made once per test process.
+struct MigrationSeeds: Sendable {
+    let versions: String
+    let v1: ObjectModel
+    let v2: ObjectModel
+    let seedV2: String
+
+    static let shared: Result<MigrationSeeds, any Error> = Result {
+        let folder = try LoaderFixtures.folder("migration-seeds")
+        let catalog = try String(contentsOf: URL(fileURLWithPath: try LoaderSeeds.get().catalogModel), encoding: .utf8)
+        let rated = catalog.replacingOccurrences(
+            of: "      notes: string\n", with: "      notes: string\n      rating: {type: integer16, default: 3}\n")
+        guard rated != catalog else { throw CocoaError(.fileReadCorruptFile) }
+        try catalog.write(toFile: folder + "/Catalog.v1.yaml", atomically: true, encoding: .utf8)
+        try rated.write(toFile: folder + "/Catalog.v2.yaml", atomically: true, encoding: .utf8)
+        let versions = folder + "/Catalog.versions.yaml"
+        try """
+        versions:
+          - {name: v1, file: Catalog.v1.yaml}
+          - {name: v2, file: Catalog.v2.yaml}
+        current: v2
+
+        """.write(toFile: versions, atomically: true, encoding: .utf8)
+        let seeds = MigrationSeeds(
+            versions: versions, v1: try ModelLoader.load(from: folder + "/Catalog.v1.yaml"),
+            v2: try ModelLoader.load(from: folder + "/Catalog.v2.yaml"), seedV2: folder + "/v2.sqlite")
+        try LoaderFixtures.makeSeed(
+            at: seeds.seedV2, model: seeds.v2, version: LoaderSeeds.v2Version, items: LoaderSeeds.v2Items,
+            lists: LoaderSeeds.v2Lists)
+        return seeds
+    }
+
+    static func get() throws -> MigrationSeeds { try shared.get() }
 }
 
 enum LoaderFixtures {

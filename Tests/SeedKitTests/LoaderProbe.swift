@@ -1,5 +1,6 @@
 // Runs `seedkit-loader-probe` (Tests/Probes/SeedLoaderProbe) as a child process that stops at a
-// named point of SeedLoader.prepare(), and kills it there with SIGKILL.
+// named point of SeedLoader.prepare() (a migration's stop points included), and kills it there
+// with SIGKILL.
 import Foundation
 import Testing
 import TestSupport
@@ -21,13 +22,16 @@ enum LoaderProbe {
         output.split(separator: "\n").first { $0.hasPrefix("commits ") }.flatMap { Int($0.dropFirst(8)) }
     }
 
-    /// Starts the probe on `seed` and `store`, waits until it reports that it paused at `point`
-    /// (for example `copying:1`, `merging:3` or `commit:2`), and kills it with SIGKILL there. Returns
-    /// the line the probe printed (empty when it ended without pausing).
+    /// Starts the probe on `seed` and `store` (with the probe's `options`, such as `--versions
+    /// FILE`), waits until it reports that it paused at `point` (for example `copying:1`,
+    /// `merging:3`, `commit:2` or `migration:built`), and kills it with SIGKILL there. Returns the
+    /// line the probe printed (empty when it ended without pausing).
     @discardableResult
-    static func killAt(_ point: String, seed: String, store: String, batchSize: Int = 25) throws -> String {
+    static func killAt(
+        _ point: String, seed: String, store: String, batchSize: Int = 25, options: [String] = []
+    ) throws -> String {
         let process = try ChildProcess.start(
-            executable, [seed, store, "--pause", point, "--batch-size", "\(batchSize)"])
+            executable, [seed, store, "--pause", point, "--batch-size", "\(batchSize)"] + options)
         var printed = Data()
         while let output = process.standardOutput as? Pipe, !printed.contains(UInt8(ascii: "\n")) {
             let chunk = output.fileHandleForReading.availableData

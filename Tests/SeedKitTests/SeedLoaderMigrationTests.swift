@@ -3,7 +3,8 @@
 // to the app's version and the newer seed merged into it; a store already at the seed's version
 // is only migrated; a seed built with another model is refused before the store changes; a
 // store already migrated (a launch killed after the migration's install) is merged without a
-// second migration.
+// second migration; the migration carries the store's seed record, so the merge after it still
+// respects what the user changed and deleted.
 import Foundation
 import GraphStore
 import ModelFiles
@@ -108,5 +109,57 @@ import Testing
         }
         #expect(version == "2")
         #expect(try Self.names(in: folder + "/App.sqlite") == ["Apples", "Bread", "Mine"])
+    }
+
+    /// A user store from seed v1 (catalog model) in which the user renamed S-1 and deleted S-2,
+    /// migrated to v1 + Item.rating and merged with seed v2: S-2 stays deleted and S-1 keeps
+    /// the user's name, as in a merge without a migration (docs/FirstLaunch.md, "Seed upgrades").
+    @Test func theSeedRecordSurvivesTheMigrationSoTheMergeRespectsTheUser() async throws {
+        let seeds = try MigrationSeeds.get()
+        let store = try LoaderFixtures.folder("migrate-record") + "/App.sqlite"
+        try LoaderFixtures.makeUserStore(at: store, from: try LoaderSeeds.get().v1)
+        do {
+            let context = try ObjectContext(store: try PersistentStore.open(at: store))
+            let deleted = FetchRequest(entityName: "Item", predicate: try FetchPredicate(format: "sku == %@", "S-2"))
+            for item in try context.fetch(deleted) { try context.delete(item) }
+            try context.save()
+        }
+        let records = try LoaderFixtures.value("SELECT count(*) FROM seedkit_seed_Item", in: store)
+        #expect(records == "300")
+
+        let twin = store.replacingOccurrences(of: "App.sqlite", with: "Twin.sqlite")
+        for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: store + suffix) {
+            try FileManager.default.copyItem(atPath: store + suffix, toPath: twin + suffix)
+        }
+        var migration = MigrationOptions()
+        migration.batchSize = 25
+        for path in [store, twin] {
+            let migrated = try await StoreMigrator.migrate(
+                store: path, source: MigrationSource(versions: try ModelVersionSet.load(from: seeds.versions)),
+                options: migration)
+            #expect(migrated.changed)
+        }
+        #expect(try LoaderFixtures.bytes(store) == LoaderFixtures.bytes(twin))
+        // The base rows went through the pass as the objects did: S-0 is as the seed gave it.
+        #expect(try LoaderFixtures.value("SELECT count(*) FROM seedkit_seed_Item", in: store) == records)
+        #expect(
+            try LoaderFixtures.value(
+                "SELECT count(*) FROM seedkit_seed_Item r JOIN Item i ON i.pk = r.pk WHERE i.sku = 'S-0'"
+                    + " AND r.name IS i.name AND r.price IS i.price AND r.rating IS i.rating AND r.unit IS i.unit"
+                    + " AND r.ent IS i.ent AND r.opt IS i.opt",
+                in: store) == "1")
+
+        var options = SeedLoaderOptions()
+        options.migration = MigrationSource(versions: try ModelVersionSet.load(from: seeds.versions))
+        let outcome = try await SeedLoader(seed: .store(seeds.seedV2), store: store, options: options).prepare()
+        guard case .merged(_, let report) = outcome else {
+            Issue.record("expected a merge, got \(outcome)")
+            return
+        }
+        #expect(report.entities["Item"]?.notRestored == 1)
+        #expect(report.entities["Item"]?.added == 200)
+        #expect(try LoaderFixtures.value("SELECT count(*) FROM Item WHERE sku = 'S-2'", in: store) == "0")
+        #expect(try LoaderFixtures.value("SELECT name FROM Item WHERE sku = 'S-1'", in: store) == "Mine")
+        #expect(try LoaderFixtures.value("SELECT count(*) FROM Item", in: store) == "500")
     }
 }

@@ -28,6 +28,7 @@ extension SeedLoader {
         var migrationOptions = MigrationOptions()
         migrationOptions.target = targetName
         if let batchSize = options.batchSize { migrationOptions.batchSize = batchSize }
+        migrationOptions.onStopPoint = options.onMigrationStopPoint
         let emit = self.emit
         migrationOptions.onProgress = { progress in
             emit(Progress(phase: .migrating, completed: progress.completed, total: progress.total, step: progress.step))

@@ -37,6 +37,9 @@ public struct SeedLoaderOptions: Sendable {
     /// task relaying the importer's progress); keep it short. The same updates go to
     /// ``SeedLoader/progress``.
     public var onProgress: (@Sendable (SeedLoader.Progress) -> Void)?
+    /// Test probes only: called on the migration's thread at each stop point of the migration
+    /// of the user's store (``migration``).
+    package var onMigrationStopPoint: (@Sendable (MigrationStopPoint) -> Void)?
 
     /// The defaults: no model check, the seed's own version, the user's changes respected.
     public init() {}

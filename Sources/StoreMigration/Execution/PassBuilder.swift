@@ -3,10 +3,10 @@
 // attached read-only; checks that need only the source run and the data the pass drops is counted
 // (refused here when data loss is not allowed); identity tables are built; the indexes of tables
 // copied whole are created first (SQLite moves their pages with the rows), then the rows, join
-// tables and links are written batch by batch, the new file is checked against the new model's
-// rules, the remaining indexes are built (unique ones last, so a violation names its
-// constraint), the metadata written (the source's user keys, the new model, `migration.from`),
-// and the file closed in rollback-journal mode and synced.
+// tables, the store's seed record (inferred passes) and links are written batch by batch, the
+// new file is checked against the new model's rules, the remaining indexes are built (unique
+// ones last, so a violation names its constraint), the metadata written (the source's user
+// keys, the new model, `migration.from`), and the file closed in rollback-journal mode and synced.
 // Invariants: the source is only read; a failure or a cancellation leaves a partial new file
 // that the caller removes; the same source, program and options give the same bytes.
 import Foundation
@@ -66,13 +66,19 @@ struct PassBuilder {
         // counts read.
         try IdentityTables(program: program, input: input, pageSize: max(1, min(options.batchSize, 5000))).build(
             on: pass)
-        progress.beginPass(step, rows: try rowsToRead(writers: writers, on: pass))
+        // The source rows each row group and join copy reads, counted once: for progress and
+        // for the report.
+        let groupRows = try writers.map { try $0.sourceRowCount(on: pass) }
+        let joinRows = try program.joinCopies.map {
+            Int(try pass.integer("SELECT count(*) FROM src.\(SQLiteIdentifier.quote($0.sourceTable))"))
+        }
+        progress.beginPass(step, rows: groupRows.reduce(0, +) + joinRows.reduce(0, +))
         try policies?.prepare(on: pass)
-        for writer in writers {
-            try count(writer, into: &outcome, on: pass)
+        for (writer, rows) in zip(writers, groupRows) {
+            try count(writer, rows: rows, into: &outcome, on: pass)
             if whole.contains(writer.group.destinationRoot.index) {
                 try writer.copyWhole(on: pass)
-                progress.advance(by: try writer.sourceRowCount(on: pass))
+                progress.advance(by: rows)
                 continue
             }
             try writer.write(
@@ -82,9 +88,11 @@ struct PassBuilder {
                 }, progress: progress.advance(by:))
         }
         writers.removeAll()
-        for copy in program.joinCopies {
+        for (copy, rows) in zip(program.joinCopies, joinRows) {
             try write(copy, whole: wholeJoins.contains(copy.table), on: pass)
+            progress.advance(by: rows)
         }
+        try SeedRecordCarrier(program: program).write(on: pass)
         for (index, plan) in program.linkPlans.enumerated() {
             let writer = LinkWriter(
                 plan: plan, program: program, tableName: program.destination.reservedName("links_\(index)"),
@@ -144,34 +152,37 @@ struct PassBuilder {
         return lines
     }
 
-    /// The source rows the pass reads: each row group's, and each join table it copies.
-    private func rowsToRead(writers: [RowGroupWriter], on pass: PassConnection) throws -> Int {
-        var rows = 0
-        for writer in writers { rows += try writer.sourceRowCount(on: pass) }
-        for copy in program.joinCopies {
-            rows += Int(try pass.integer("SELECT count(*) FROM src.\(SQLiteIdentifier.quote(copy.sourceTable))"))
-        }
-        return rows
-    }
-
     /// Adds the group's objects to the counts: kept when a member continues its own entity (a
-    /// rename included), created otherwise.
-    private func count(_ writer: RowGroupWriter, into outcome: inout PassOutcome, on pass: PassConnection) throws {
-        let source = program.source
+    /// rename included), created otherwise. `rows` is the group's source row count, which is the
+    /// object count of a group of one entity whose rows keep their keys.
+    private func count(
+        _ writer: RowGroupWriter, rows: Int, into outcome: inout PassOutcome, on pass: PassConnection
+    ) throws {
         for member in writer.group.members {
-            var rows = "FROM src.\(SQLiteIdentifier.quote(source.table(of: member.sourceEntity))) AS s"
+            var count = rows
             if case .table(let name) = writer.group.identity {
-                rows +=
-                    " JOIN temp.\(SQLiteIdentifier.quote(name)) AS m ON m.src = s.\(source.keyColumn) AND m.made = 1"
+                count = try objects(of: member, madeThrough: name, on: pass)
+            } else if writer.group.members.count > 1 {
+                count = try objects(of: member, madeThrough: nil, on: pass)
             }
-            let count = Int(
-                try pass.integer(
-                    "SELECT count(*) \(rows) WHERE s.\(source.entityColumn) = \(source.number(of: member.sourceEntity))"
-                ))
             let keeps = writer.group.mapping == nil || Self.continues(member.destinationEntity, member.sourceEntity)
             let counter: WritableKeyPath<MigrationReport.EntityCounts, Int> = keeps ? \.kept : \.created
             outcome.counts[member.destinationEntity.name, default: .init()][keyPath: counter] += count
         }
+    }
+
+    /// The source objects of `member`'s entity, only those its mapping made when `identity`
+    /// names an identity table.
+    private func objects(of member: RowMember, madeThrough identity: String?, on pass: PassConnection) throws -> Int {
+        let source = program.source
+        var rows = "FROM src.\(SQLiteIdentifier.quote(source.table(of: member.sourceEntity))) AS s"
+        if let identity {
+            rows +=
+                " JOIN temp.\(SQLiteIdentifier.quote(identity)) AS m ON m.src = s.\(source.keyColumn) AND m.made = 1"
+        }
+        return Int(
+            try pass.integer(
+                "SELECT count(*) \(rows) WHERE s.\(source.entityColumn) = \(source.number(of: member.sourceEntity))"))
     }
 
     /// Whether `entity` (destination) continues `old` (source) by name or renaming identifier.
@@ -206,7 +217,6 @@ struct PassBuilder {
                         + conditions)
             }
         }
-        progress.advance(by: Int(try pass.integer("SELECT count(*) FROM \(source)")))
     }
 
     /// Builds the indexes not built before the rows: non-unique ones first, then unique ones;

@@ -1,8 +1,8 @@
 // The connection a pass writes its new file through, with the source file attached read-only as
 // `src`. The new file is the pass's alone until it is installed (a kill leaves a leftover that
-// the next migration removes), so it is written without a rollback journal and without waiting
-// for the disk, and synced once at the end; each batch is one transaction, and before each the
-// pass stops if its task was cancelled.
+// the next migration removes), so it is written with its rollback journal in memory, without
+// waiting for the disk, and synced once at the end; each batch is one transaction, and before
+// each the pass stops if its task was cancelled.
 // Invariants: the source is attached `mode=ro`; every statement with page bounds binds them as
 // `?1` and `?2`; the connection is closed before the file is synced.
 import GraphStore
@@ -18,10 +18,18 @@ final class PassConnection {
     init(path: String, source: String, batchCommitted: @escaping (Int) -> Void) throws {
         connection = try SQLiteConnection(path: path, mode: .readWrite)
         self.batchCommitted = batchCommitted
-        try connection.execute("PRAGMA journal_mode = OFF")
+        // Defensive mode (every connection) refuses journal_mode OFF; a journal in memory still
+        // rolls back a failed batch, and no journal file is made and deleted at every batch.
+        guard try connection.setJournalMode(.memory) == .memory else {
+            throw MigrationError(.store("cannot keep the journal of \(path) in memory"), store: "")
+        }
         try connection.execute("PRAGMA synchronous = OFF")
-        try connection.execute("PRAGMA cache_size = -65536")
-        connection.setWorkerThreads(2)
+        // A small page cache and no sorter threads, on purpose: rows are appended in key order
+        // and need little cache, and SQLite sorts an index's entries in runs as large as the
+        // cache. Runs of 1 MB are sorted within the processor's caches and merged; runs of 64 MB
+        // (and a thread started for each run) made the index builds after the rows cost about
+        // twice the CPU time (docs/Performance.md, "Migration").
+        try connection.execute("PRAGMA cache_size = -1024")
         let attach = try connection.prepare("ATTACH DATABASE ? AS src")
         attach.bind(text: StoreReadAccess.uri(forFile: source), at: 1)
         try attach.execute()

@@ -1,7 +1,8 @@
 // Writes one row group into the new file: `INSERT INTO main.T(key, entity, version, columns…)
 // SELECT … FROM src.S AS s WHERE s.entity IN (…) AND s.key > ?1 AND s.key <= ?2`, a page of
 // source keys per batch, each column's value from the members' values (one expression when all
-// members agree, else a CASE on the source entity number), constants bound from `?3` on. A
+// members agree, else a CASE on the source entity number), constants bound from `?3` on (the
+// same statement, from the seed record's table, writes the record of the new file). A
 // group that keeps every row, key, number and column of a table whose columns are the source
 // table's, in order, is copied whole with `INSERT … SELECT *`, which SQLite runs as a transfer of
 // pages (index pages included when the indexes exist).
@@ -37,12 +38,17 @@ struct RowGroupWriter {
 
     /// The rows the group's insert makes: the source rows, through the identity table (as `m`)
     /// in a mapping pass.
-    var rows: String {
-        guard case .table(let name) = group.identity else { return sourceRows }
-        let numbers = group.members.map { source.number(of: $0.sourceEntity) }
-        return "FROM \(sourceTable) AS s"
+    var rows: String { rows(of: sourceTable) }
+
+    /// The rows of `table` (the source table, or a table of the same columns and keys: its seed
+    /// record) the group's insert makes.
+    private func rows(of table: String) -> String {
+        let numbers =
+            "s.\(source.entityColumn) IN (\(StoreLayout.list(group.members.map { source.number(of: $0.sourceEntity) })))"
+        guard case .table(let name) = group.identity else { return "FROM \(table) AS s WHERE \(numbers)" }
+        return "FROM \(table) AS s"
             + " JOIN temp.\(SQLiteIdentifier.quote(name)) AS m ON m.src = s.\(source.keyColumn) AND m.made = 1"
-            + " WHERE s.\(source.entityColumn) IN (\(StoreLayout.list(numbers)))"
+            + " WHERE \(numbers)"
     }
 
     /// How many source rows the group reads.
@@ -93,6 +99,15 @@ struct RowGroupWriter {
 
     /// The page's INSERT and its constants.
     func insertStatement() -> (sql: String, parameters: [AttributeValue]) {
+        insertStatement(into: table, from: sourceTable)
+    }
+
+    /// The page's INSERT into `target` of the rows of `origin` (the source table, or its seed
+    /// record), and its constants: only the value columns in `columns` (nil: all of them), and
+    /// the `extra` columns with their SQL over `s`.
+    func insertStatement(
+        into target: String, from origin: String, columns kept: Set<String>? = nil, extra: [(String, String)] = []
+    ) -> (sql: String, parameters: [AttributeValue]) {
         var parameters: [AttributeValue] = []
         func bound(_ value: AttributeValue) -> String {
             if let index = parameters.firstIndex(of: value) { return "?\(index + 3)" }
@@ -126,7 +141,7 @@ struct RowGroupWriter {
         }
         var columns = [destination.keyColumn, destination.entityColumn, destination.versionColumn]
         var values = [key, entityValue, group.keepsVersion ? "s.\(source.versionColumn)" : "1"]
-        let names = Set(group.members.flatMap(\.values.keys)).sorted()
+        let names = Set(group.members.flatMap(\.values.keys)).filter { kept?.contains($0) ?? true }.sorted()
         for name in names {
             let perMember = group.members.map { ($0, $0.values[name]) }
             columns.append(SQLiteIdentifier.quote(name))
@@ -139,9 +154,13 @@ struct RowGroupWriter {
                 values.append("CASE \(entity) " + branches.joined(separator: " ") + " END")
             }
         }
+        for (column, value) in extra {
+            columns.append(SQLiteIdentifier.quote(column))
+            values.append(value)
+        }
         let sql =
-            "INSERT INTO \(table)(\(columns.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) \(rows)"
-            + " AND s.\(source.keyColumn) > ?1 AND s.\(source.keyColumn) <= ?2"
+            "INSERT INTO \(target)(\(columns.joined(separator: ", "))) SELECT \(values.joined(separator: ", "))"
+            + " \(rows(of: origin)) AND s.\(source.keyColumn) > ?1 AND s.\(source.keyColumn) <= ?2"
         return (sql, parameters)
     }
 }

@@ -1,7 +1,8 @@
 // Chains (docs/Migration.md, "Chains"; T-CH-2…5): consecutive inferred steps composed into one
 // pass that is not a re-inference from first to last, a store at an unknown hash migrated
 // directly from its embedded model, a pair without mapping or inference refused with every
-// change listed, and a store later than the target refused; refusals leave the store's bytes.
+// change listed, a store later than the target, a store at an unknown version that cannot be
+// migrated directly and a target that is no version refused; refusals leave the store's bytes.
 import Foundation
 import GraphStore
 import ModelFiles
@@ -97,6 +98,52 @@ import Testing
         }
         #expect(error.kind == .storeIsNewer(store: "List 2", app: "List"))
         #expect(try Support.bytes(path) == before)
+    }
+
+    /// Item(name, weight) with `weight` of the given type.
+    static func weighed(_ type: AttributeType) throws -> ObjectModel {
+        try ModelBuilder("List")
+            .entity("Item") { item in
+                item.attribute("name", .string)
+                item.attribute("weight", type)
+            }
+            .build()
+    }
+
+    @Test func anUnknownVersionIsRefusedBeforeTheStoreChanges() async throws {
+        let scratch = try Scratch()
+        let versions = try Support.versions([
+            ("List", try Self.items(note: nil)), ("List 2", try Self.weighed(.double)),
+        ])
+        // The store's model is none of the versions, and float → double is not inferred.
+        let unknown = try Support.store(at: scratch.file("Unknown.sqlite"), model: try Self.weighed(.float)) {
+            try $0.insert("Item").set("name", "Apples")
+        }
+        let unknownBytes = try Support.bytes(unknown)
+        let direct = try await #require(throws: MigrationError.self) {
+            try await Support.migrate(unknown, versions: versions)
+        }
+        guard case .unknownSourceVersion(_, let changes) = direct.kind else {
+            Issue.record("expected unknownSourceVersion, got \(direct.kind)")
+            return
+        }
+        #expect(changes == ["Item.weight: float → double"])
+        #expect(try Support.bytes(unknown) == unknownBytes)
+        #expect(Support.leftovers(beside: unknown) == [])
+
+        // A target that is none of the versions.
+        let known = try Support.store(at: scratch.file("Known.sqlite"), model: try Self.items(note: nil)) {
+            try $0.insert("Item").set("name", "Apples")
+        }
+        let knownBytes = try Support.bytes(known)
+        var options = MigrationOptions()
+        options.target = "List 3"
+        let missing = try await #require(throws: MigrationError.self) {
+            try await Support.migrate(known, versions: versions, options: options)
+        }
+        #expect(missing.kind == .unknownVersion("List 3", versions: ["List", "List 2"]))
+        #expect(try Support.bytes(known) == knownBytes)
+        #expect(Support.leftovers(beside: known) == [])
     }
 
     @Test func aStoreAtTheTargetHasNothingToDo() async throws {
