@@ -29,9 +29,9 @@ public struct ReadAheadReader<Base: RecordReader>: RecordReader {
     /// The input's name.
     public let fileName: String
     private let handle: Handle<Base>
-    /// The block being handed out, and the next of its items.
+    /// The rest of the block being handed out, last item first (so each is moved out by
+    /// `popLast`, not copied).
     private var block: [Item] = []
-    private var nextItem = 0
     private var finished = false
 
     /// Wraps `base`, which must not be used otherwise afterwards.
@@ -44,17 +44,15 @@ public struct ReadAheadReader<Base: RecordReader>: RecordReader {
     /// The next record, or `nil` after the last one (see `RecordReader.next`).
     public mutating func next() throws(RecordReaderError) -> SourceRecord? {
         while true {
-            if nextItem < block.count {
-                let item = block[nextItem]
-                nextItem += 1
+            if let item = block.popLast() {
                 bytesConsumed = item.bytesConsumed
                 switch item.outcome {
                 case .record(let record):
                     recordsRead += 1
                     return record
-                case .failure(let error):
-                    if !error.isRecoverable { finished = true }
-                    throw error
+                case .failure(let failure):
+                    if !failure.error.isRecoverable { finished = true }
+                    throw failure.error
                 case .end:
                     finished = true
                     return nil
@@ -62,7 +60,7 @@ public struct ReadAheadReader<Base: RecordReader>: RecordReader {
             }
             if finished { return nil }
             block = handle.nextBlock()
-            nextItem = 0
+            block.reverse()
         }
     }
 
@@ -77,8 +75,14 @@ public struct ReadAheadReader<Base: RecordReader>: RecordReader {
 private struct Item: Sendable {
     enum Outcome: Sendable {
         case record(SourceRecord)
-        case failure(RecordReaderError)
+        case failure(Failure)
         case end
+    }
+
+    /// An error, boxed so that an item stays as small as a record.
+    final class Failure: Sendable {
+        let error: RecordReaderError
+        init(_ error: RecordReaderError) { self.error = error }
     }
 
     let outcome: Outcome
@@ -199,13 +203,13 @@ private final class Channel: Sendable {
                     outcome = .end
                 }
             } catch {
-                outcome = .failure(error)
+                outcome = .failure(Item.Failure(error))
             }
             block.append(Item(outcome: outcome, bytesConsumed: reader.bytesConsumed))
             let isLast: Bool
             switch outcome {
             case .record: isLast = false
-            case .failure(let error): isLast = !error.isRecoverable
+            case .failure(let failure): isLast = !failure.error.isRecoverable
             case .end: isLast = true
             }
             if isLast || block.count >= Channel.recordsPerBlock || blockBytes >= Channel.bytesPerBlock {

@@ -49,8 +49,8 @@ struct XMLRecordAssembler {
     /// Whether the records' parent element was found at all.
     private(set) var parentReached = false
 
-    /// Records finished and not yet handed out.
-    private var queue: [SourceRecord] = []
+    /// Records finished and not yet handed out (each moved out when it is).
+    private var queue: [SourceRecord?] = []
     private var queueHead = 0
     /// Records built so far.
     private(set) var recordsBuilt = 0
@@ -73,7 +73,7 @@ struct XMLRecordAssembler {
     /// The next queued record, if any.
     mutating func dequeue() -> SourceRecord? {
         guard queueHead < queue.count else { return nil }
-        let record = queue[queueHead]
+        let record = queue[queueHead].take()
         queueHead += 1
         if queueHead == queue.count {
             queue.removeAll(keepingCapacity: true)
