@@ -15,7 +15,8 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// Reads records of a reader ahead, on a thread of its own.
+/// Reads records of a reader ahead, on a thread of its own. Copies of a ReadAheadReader share
+/// that thread and its queue (each record goes to whichever copy asks first).
 ///
 /// ```swift
 /// var reader = ReadAheadReader(try XMLReader(.file("catalog.xml"), options: options))
