@@ -10,12 +10,15 @@ extension JSONParser {
     mutating func parseString() throws(RecordReaderError) -> (start: Int32, count: Int32) {
         let start = node(.string, name: (0, -1))
         let valueStart = builder.byteCount
+        // Escapes only ever append well-formed UTF-8; raw bytes need checking only when one is
+        // not ASCII.
+        var nonASCII = false
         input.position += 1
         while true {
             let base = input.base
             let limit = input.limit
             let first = input.position
-            let cursor = ByteScanner.firstJSONStringStop(in: base, from: first, to: limit)
+            let cursor = ByteScanner.firstJSONStringStop(in: base, from: first, to: limit, nonASCII: &nonASCII)
             if cursor > first {
                 builder.append(base + first, count: cursor - first)
                 input.position = cursor
@@ -39,9 +42,11 @@ extension JSONParser {
             throw errorHere(.syntax, "unescaped control character in string")
         }
         let count = builder.byteCount - valueStart
-        let valid = builder.withBytes {
-            UTF8Validation.isValid(UnsafeBufferPointer(rebasing: $0[valueStart...]))
-        }
+        let valid =
+            !nonASCII
+            || builder.withBytes {
+                UTF8Validation.isValid(UnsafeBufferPointer(rebasing: $0[valueStart...]))
+            }
         if !valid { throw error(.encoding, "invalid UTF-8 in string", at: start) }
         return (Int32(truncatingIfNeeded: valueStart), Int32(truncatingIfNeeded: count))
     }

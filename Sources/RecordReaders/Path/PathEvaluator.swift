@@ -2,12 +2,6 @@
 // The common case (every step matches at most one node) keeps a single index and allocates
 // nothing; a step that matches several nodes switches to an array of matches.
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The nodes a path matched.
 enum PathMatch {
     case none
@@ -124,6 +118,14 @@ private struct PathWalker {
     private func collectChildren(
         of node: Int32, named name: [UInt8], attribute: Bool, into collector: inout MatchCollector
     ) {
+        name.withUnsafeBufferPointer { wanted in
+            collectChildren(of: node, named: wanted, attribute: attribute, into: &collector)
+        }
+    }
+
+    private func collectChildren(
+        of node: Int32, named name: UnsafeBufferPointer<UInt8>, attribute: Bool, into collector: inout MatchCollector
+    ) {
         let entry = nodes[Int(node)]
         var child = node + 1
         switch entry.kind {
@@ -145,17 +147,21 @@ private struct PathWalker {
         }
     }
 
-    /// Whether the name of `node` equals `name`.
+    /// Whether the name of `node` equals `name`. Names are short, so they are compared inline
+    /// byte by byte rather than through a `memcmp` call per child.
     @inline(__always)
-    private func nameEquals(_ node: Int32, _ name: [UInt8]) -> Bool {
+    private func nameEquals(_ node: Int32, _ name: UnsafeBufferPointer<UInt8>) -> Bool {
         let entry = nodes[Int(node)]
         guard entry.hasName, Int(entry.nameCount) == name.count, entry.nameStart >= 0,
-            Int(entry.nameStart) + name.count <= byteCount
-        else { return false }
-        return name.withUnsafeBufferPointer { wanted in
-            guard let wantedBase = wanted.baseAddress else { return true }
-            return memcmp(bytes + Int(entry.nameStart), wantedBase, wanted.count) == 0
+            Int(entry.nameStart) + name.count <= byteCount, let wanted = name.baseAddress
+        else { return name.isEmpty && entry.nameCount == 0 }
+        let stored = bytes + Int(entry.nameStart)
+        var index = 0
+        while index < name.count {
+            if stored[index] != wanted[index] { return false }
+            index &+= 1
         }
+        return true
     }
 }
 

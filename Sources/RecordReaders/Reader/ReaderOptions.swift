@@ -79,15 +79,20 @@ public struct ReaderOptions: Sendable, Hashable {
     public var limits: ReaderLimits
     /// How many bytes are read from the file at a time (default 256 KiB).
     public var chunkSize: Int
+    /// Whether `RecordReaderFactory` parses JSON, NDJSON and XML on a thread of its own, ahead
+    /// of the caller (`ReadAheadReader`), so that parsing overlaps with what the caller does
+    /// with each record (default `true`). CSV is always read on the caller's thread.
+    public var readAhead: Bool
 
     /// Creates options.
     public init(
         records: String? = nil, csv: CSVOptions? = nil, limits: ReaderLimits = ReaderLimits(),
-        chunkSize: Int = 256 * 1024
+        chunkSize: Int = 256 * 1024, readAhead: Bool = true
     ) {
         self.records = records
         self.csv = csv
         self.limits = limits
         self.chunkSize = max(chunkSize, 1)
+        self.readAhead = readAhead
     }
 }

@@ -9,7 +9,8 @@
 /// ```
 public enum RecordReaderFactory {
     /// Opens a reader for `source`. `format` defaults to the one the file name's extension
-    /// names; TSV uses a tab delimiter unless `options.csv` says otherwise.
+    /// names; TSV uses a tab delimiter unless `options.csv` says otherwise. JSON, NDJSON and
+    /// XML are read ahead on a thread of their own unless `options.readAhead` is `false`.
     /// Throws `.configuration` when no format is given or inferable, `.io` when the file
     /// cannot be opened, and any error from reading a CSV header.
     public static func open(
@@ -28,11 +29,11 @@ public enum RecordReaderFactory {
             if options.csv == nil { options.csv = .tsv }
             return try CSVReader(source, options: options)
         case .json:
-            return try JSONReader(source, options: options)
+            return readingAhead(try JSONReader(source, options: options), options)
         case .ndjson:
-            return try NDJSONReader(source, options: options)
+            return readingAhead(try NDJSONReader(source, options: options), options)
         case .xml:
-            return try XMLReader(source, options: options)
+            return readingAhead(try XMLReader(source, options: options), options)
         }
     }
 
@@ -56,5 +57,12 @@ public enum RecordReaderFactory {
         case .csv, .tsv, .ndjson:
             return paths.count <= 1
         }
+    }
+
+    /// `reader`, on a thread of its own when `options.readAhead` says so.
+    private static func readingAhead<Reader: RecordReader>(_ reader: Reader, _ options: ReaderOptions)
+        -> any RecordReader
+    {
+        options.readAhead ? ReadAheadReader(reader) : reader
     }
 }

@@ -44,6 +44,13 @@ struct RecordBuilder {
     private(set) var nodeCount = 0
     /// The storage last handed out, refilled by `store` once it is ours alone again.
     private var recycled: RecordStorage?
+    /// Stores in a row that found `recycled` still in use. A consumer that keeps its records
+    /// (an import holds a batch of them, possibly on another thread) never lets one be reused:
+    /// after `recycleGiveUp` misses the builder keeps a storage only every `recycleGiveUp`
+    /// records, so it does not touch the reference count of records another thread is using
+    /// (reading a count another core writes costs a cache miss) for nothing.
+    private var recycleMisses = 0
+    private static let recycleGiveUp = 64
 
     init() {
         bytes = memory.bytes
@@ -133,13 +140,19 @@ struct RecordBuilder {
         bytes: UnsafeBufferPointer<UInt8>, moreBytes: UnsafeBufferPointer<UInt8>, context: RecordContext
     ) -> RecordStorage {
         let nodes = UnsafeBufferPointer(start: nodes, count: nodeCount)
-        if isKnownUniquelyReferenced(&recycled), let storage = recycled,
-            storage.refill(nodes: nodes, bytes: bytes, moreBytes: moreBytes, context: context)
-        {
-            return storage
+        if recycled != nil {
+            if isKnownUniquelyReferenced(&recycled), let storage = recycled,
+                storage.refill(nodes: nodes, bytes: bytes, moreBytes: moreBytes, context: context)
+            {
+                recycleMisses = 0
+                return storage
+            }
+            recycleMisses += 1
         }
         let storage = RecordStorage.make(nodes: nodes, bytes: bytes, moreBytes: moreBytes, context: context)
-        recycled = storage
+        let keeps = recycleMisses < Self.recycleGiveUp || recycleMisses % Self.recycleGiveUp == 0
+        recycled = keeps ? storage : nil
+        if recycled == nil { recycleMisses += 1 }
         return storage
     }
 

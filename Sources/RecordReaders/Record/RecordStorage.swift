@@ -140,6 +140,11 @@ final class RecordStorage: ManagedBuffer<RecordHeader, Node> {
     // The header is read through its pointer: the `header` property would copy the whole
     // context (reference counting its strings) and check exclusivity on every access.
 
+    /// The bytes the storage's nodes and byte buffer occupy (its capacity).
+    var byteCapacity: Int {
+        withUnsafeMutablePointerToHeader { $0.pointee.slots } * MemoryLayout<Node>.stride
+    }
+
     /// The record's context.
     var context: RecordContext { withUnsafeMutablePointerToHeader { $0.pointee.context } }
 

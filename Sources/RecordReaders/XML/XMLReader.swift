@@ -57,7 +57,7 @@ public struct XMLReader: RecordReader {
         session = XMLParserSession(
             assembler: XMLRecordAssembler(fileName: source.name, paths: paths, limits: options.limits))
         var handler = XMLSAXHandler.make()
-        let userData = Unmanaged.passUnretained(session).toOpaque()
+        let userData = UnsafeMutableRawPointer(session.assemblerAddress)
         guard let parser = xmlCreatePushParserCtxt(&handler, userData, nil, 0, source.name) else {
             throw RecordReaderError(.io, "cannot create an XML parser", file: source.name)
         }

@@ -53,8 +53,8 @@ struct XMLRecordAssembler {
     /// Per path: whether the records' parent element was found at all.
     private var parentReached: [Bool]
 
-    /// Records finished and not yet handed out.
-    private var queue: [SourceRecord] = []
+    /// Records finished and not yet handed out (each moved out when it is).
+    private var queue: [SourceRecord?] = []
     private var queueHead = 0
     /// Records built so far, per path (their record numbers).
     private var recordsBuilt: [Int]
@@ -85,7 +85,7 @@ struct XMLRecordAssembler {
     /// The next queued record, if any.
     mutating func dequeue() -> SourceRecord? {
         guard queueHead < queue.count else { return nil }
-        let record = queue[queueHead]
+        let record = queue[queueHead].take()
         queueHead += 1
         if queueHead == queue.count {
             queue.removeAll(keepingCapacity: true)
@@ -374,32 +374,22 @@ struct XMLRecordAssembler {
             return true
         }
         var open = cursor
-        if count == 1 {  // a start tag, once per element: a plain byte scan
+        if count == 1 {  // a start tag, once per element: a word-at-a-time scan
             let byte = bytes.pointee
-            while open > base, open.pointee != byte { open -= 1 }
+            if open.pointee != byte {
+                open = base + (ByteScanner.lastIndex(of: byte, in: base, from: 0, before: cursor - base) ?? 0)
+            }
         } else {
             while open > base, !isMarker(open) { open -= 1 }
         }
         guard isMarker(open) else { return (line, column, currentOffset()) }
-        var newlines = 0
-        var characters = 0
-        var scan = open
-        while scan < cursor {
-            if scan.pointee == UInt8(ascii: "\n") { newlines += 1 }
-            if scan.pointee & 0xC0 != 0x80 { characters += 1 }
-            scan += 1
-        }
+        let (characters, newlines) = ByteScanner.characterAndLineCount(in: open, from: 0, to: cursor - open)
         let offset = currentOffset() - (cursor - open)
         if newlines == 0 { return (line, max(column - characters, 1), offset) }
         var lineStart = open
         while lineStart > base, (lineStart - 1).pointee != UInt8(ascii: "\n") { lineStart -= 1 }
-        var startColumn = 1
-        scan = lineStart
-        while scan < open {
-            if scan.pointee & 0xC0 != 0x80 { startColumn += 1 }
-            scan += 1
-        }
-        return (line - newlines, startColumn, offset)
+        let before = ByteScanner.characterAndLineCount(in: lineStart, from: 0, to: open - lineStart)
+        return (line - newlines, before.characters + 1, offset)
     }
 
     /// Whether the NUL-terminated `name` equals `wanted`.

@@ -1,5 +1,5 @@
-// XMLSAXHandler: the libxml2 SAX2 callbacks, forwarding to the XMLRecordAssembler of the
-// XMLParserSession whose address is the parser's user data. Only the events records need are set: elements,
+// XMLSAXHandler: the libxml2 SAX2 callbacks, forwarding to the XMLRecordAssembler whose address
+// (XMLParserSession.assemblerAddress) is the parser's user data. Only the events records need are set: elements,
 // character data, CDATA, errors, and entity declarations (to refuse them). No DTD, external
 // subset or entity resolver callback is set, so nothing outside the document is ever loaded.
 
@@ -7,38 +7,38 @@ internal import CLibXML2
 
 /// Builds the SAX2 handler table for XMLReader.
 enum XMLSAXHandler {
-    /// A handler whose callbacks forward to the session passed as user data.
+    /// A handler whose callbacks forward to the assembler whose address is the user data.
     static func make() -> xmlSAXHandler {
         var handler = xmlSAXHandler()
         handler.initialized = UInt32(XML_SAX2_MAGIC)
         handler.startElementNs = { context, localName, _, namespaceURI, _, _, attributeCount, _, attributes in
-            guard let session = session(context), let localName else { return }
-            session.assembler.startElement(
+            guard let target = assembler(context), let localName else { return }
+            target.pointee.startElement(
                 localName: localName, namespaceURI: namespaceURI, attributes: attributes,
                 attributeCount: Int(attributeCount))
         }
         handler.endElementNs = { context, _, _, _ in
-            session(context)?.assembler.endElement()
+            assembler(context)?.pointee.endElement()
         }
         handler.characters = { context, bytes, count in
             guard let bytes else { return }
-            session(context)?.assembler.characters(bytes, count: Int(count))
+            assembler(context)?.pointee.characters(bytes, count: Int(count))
         }
         handler.cdataBlock = handler.characters
         handler.ignorableWhitespace = handler.characters
         handler.entityDecl = { context, name, _, _, _, _ in
-            session(context)?.assembler.entityDeclaration(name: name)
+            assembler(context)?.pointee.entityDeclaration(name: name)
         }
         handler.serror = { context, report in
             guard let report else { return }
-            session(context)?.assembler.libxml2Error(report.pointee)
+            assembler(context)?.pointee.libxml2Error(report.pointee)
         }
         return handler
     }
 }
 
-/// The session behind a callback's user data.
-private func session(_ context: UnsafeMutableRawPointer?) -> XMLParserSession? {
-    guard let context else { return nil }
-    return Unmanaged<XMLParserSession>.fromOpaque(context).takeUnretainedValue()
+/// The assembler behind a callback's user data.
+@inline(__always)
+private func assembler(_ context: UnsafeMutableRawPointer?) -> UnsafeMutablePointer<XMLRecordAssembler>? {
+    context?.assumingMemoryBound(to: XMLRecordAssembler.self)
 }
