@@ -240,7 +240,8 @@ struct MappingCompiler {
 
     /// The field paths a property is read from, in the order tried, among `candidates`: in a
     /// tabular source the first its header has (by convention: nil when it has none; a field the
-    /// plan names stays, for the reader to report with the header's position), elsewhere all of them.
+    /// plan names stays, for the reader to report with the header's position), elsewhere all of
+    /// them (noted by convention when the first record has none of them).
     private func fieldPaths(_ candidates: [String], byConvention: Bool, header: SourceHeader?, path: String)
         throws(PlanErrors) -> [FieldPath]?
     {
@@ -253,6 +254,14 @@ struct MappingCompiler {
             }
         }
         guard let header else { return paths }
+        guard header.kind == .columns else {
+            if byConvention, !paths.contains(where: header.has) {
+                notes.add(
+                    "\(path): \(header.missingReason(candidates.joined(separator: ", "))); mapped for the records that have it"
+                )
+            }
+            return paths
+        }
         return paths.first(where: header.has).map { [$0] } ?? (byConvention ? nil : [paths[0]])
     }
 

@@ -155,20 +155,26 @@ final class ImportRun {
         return options
     }
 
-    /// `mapping` with its fields resolved against the source numbered `index` (a CSV header).
-    /// The header of `plan`'s source `index` when it has one, read before a run writes anything.
+    /// The header of `plan`'s source `index`, read before a run writes anything: a CSV/TSV
+    /// file's columns; the first record of another format only for a source mapped wholly by
+    /// convention (no `attributes:`, no `relationships:`), which is all it informs and which
+    /// may lie far into the file.
     static func header(of plan: ImportPlan, source index: Int, planFile: String) throws(PlanErrors) -> SourceHeader? {
         let source = plan.sources[index]
         let path = plan.resolve(source.file)
+        let format = source.format ?? RecordFormat(path: path)
+        let conventional = source.mapping.attributes == nil && source.mapping.relationships.isEmpty
+        guard format == .csv || format == .tsv || conventional else { return nil }
         do {
             let reader = try RecordReaderFactory.open(
                 .file(path), format: source.format, options: readerOptions(of: plan, source: index))
-            return SourceHeader(reading: reader, format: source.format ?? RecordFormat(path: path))
+            return SourceHeader(reading: reader, format: format)
         } catch {
             throw PlanErrors([PlanError(file: planFile, keyPath: "sources[\(index)].file", message: "\(error)")])
         }
     }
 
+    /// `mapping` with its fields resolved against the source numbered `index` (a CSV header).
     private func resolvedMapping(_ mapping: CompiledMapping, source index: Int) throws -> CompiledMapping {
         let source = plan.sources[index]
         do {

@@ -87,7 +87,9 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         let format = self.format.flatMap { RecordFormat(rawValue: $0.lowercased()) } ?? RecordFormat(path: file)
-        var options = ReaderOptions(records: records)
+        // Checking does almost nothing with each record, so a parsing thread ahead of it would
+        // only add the hand-over between threads.
+        var options = ReaderOptions(records: records, readAhead: false)
         if format == .csv || format == .tsv {
             var dialect = format == .tsv ? CSVOptions.tsv : CSVOptions()
             if let delimiter { dialect.delimiter = try delimiterByte(delimiter) }

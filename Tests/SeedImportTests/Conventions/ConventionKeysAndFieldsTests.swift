@@ -141,7 +141,7 @@ import Testing
     }
 }
 
-/// Conventional mapping checked against a CSV header before anything is written.
+/// Conventional mapping checked against a CSV header (or a JSON source's first record) before anything is written.
 @Suite struct ConventionalHeaderTests {
     @Test func fieldsTheHeaderLacksAreLeftOutAndNoted() async throws {
         // No column for nickname (nor its fall-backs), joined, updated or any relationship: they
@@ -171,5 +171,36 @@ import Testing
             fixture, "SELECT personID, fullName, coalesce(birthday, '-') FROM Person ORDER BY 1")
         #expect(rows.count == 2)
         #expect(rows[1] == "2|Bob|-")
+    }
+
+    @Test func fieldsTheFirstJSONRecordLacksStayMappedAndAreNoted() async throws {
+        // A JSON record may hold fields the first one lacks: the first record only informs the
+        // dry run's notes, and the later record's nickname and employer still import.
+        let fixture = try ConventionFixture.folder(
+            files: [
+                "people.json": """
+                [{"personID": 1, "name": {"full": "Ada"}},
+                 {"personID": 2, "name": {"full": "Bob"}, "alias": "B"}]
+                """
+            ],
+            sources: [("people.json", "Person")])
+        var dryRun = ImportOptions()
+        dryRun.dryRun = true
+        let report = try await fixture.run("plan.yaml", options: dryRun)
+        #expect(report.errors.isEmpty)
+        let notes = report.notes.map { $0.replacingOccurrences(of: fixture.path(""), with: "") }
+        #expect(
+            notes.contains(
+                "sources[0].attributes.nickname: no field nick, alias, handle in the first record of people.json (its fields: \"personID\", \"name\"); mapped for the records that have it"
+            ))
+        #expect(
+            notes.contains { $0.hasPrefix("sources[0].relationships.employer: no field work.company in the first") })
+        #expect(!notes.contains { $0.hasPrefix("sources[0].attributes.personID") })
+        #expect(!notes.contains { $0.hasPrefix("sources[0].attributes.fullName") })
+
+        _ = try await fixture.run("plan.yaml")
+        let rows = try ConventionFixture.rows(
+            fixture, "SELECT personID, fullName, coalesce(nickname, '-') FROM Person ORDER BY 1")
+        #expect(rows == ["1|Ada|-", "2|Bob|B"])
     }
 }

@@ -21,8 +21,9 @@ import Testing
         let fixture = try ConventionFixture.folder(files: ["people.json": people], sources: [("people.json", "Person")])
         let report = try await fixture.run("plan.yaml")
         #expect(report.errors.isEmpty)
+        // Besides the fields the first record lacks (ConventionalHeaderTests), one note: the colour.
         #expect(
-            report.notes == [
+            report.notes.filter { !$0.contains("in the first record of") } == [
                 "sources[0].attributes.favouriteColour: no transformable codec is registered as \"UIColorValueTransformer\"; left out (map it with a codec to import it)"
             ])
         let rows = try ConventionFixture.rows(
