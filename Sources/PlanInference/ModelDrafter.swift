@@ -105,7 +105,7 @@ struct ModelDrafter {
                     }
                     continue
                 }
-                let csv = parts[index].sample.format == .csv || parts[index].sample.format == .tsv
+                let csv = parts[index].sample.format.isTabular
                 let split = csv ? FieldGuesses.split(of: field) : nil
                 let toMany =
                     field.isList

@@ -178,7 +178,7 @@ struct ModelMapper {
         guard let match = try? PlanConventions.effectiveMatch(for: relationship, mapping: nil, model: model) else {
             return nil
         }
-        let csv = sample.format == .csv || sample.format == .tsv
+        let csv = sample.format.isTabular
         var comment: String?
         if !relationship.isToMany, field.isList {
             comment = "the sample holds lists here, but \(relationship.name) is a to-one"

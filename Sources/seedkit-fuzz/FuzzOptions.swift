@@ -16,7 +16,7 @@ enum FuzzOptions {
                 maxFieldSize: 8 + below(64), maxRecordSize: 64 + below(512), maxValuesPerRecord: 4 + below(64),
                 maxDepth: 2 + below(16))
         }
-        if format == .csv || format == .tsv, below(3) == 0 {
+        if format.isTabular, below(3) == 0 {
             options.csv = CSVOptions(
                 delimiter: format == .tsv ? 9 : 44, hasHeader: below(2) == 0, allowRagged: below(2) == 0,
                 strict: below(2) == 0)

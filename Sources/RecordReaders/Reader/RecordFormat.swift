@@ -13,6 +13,10 @@ public enum RecordFormat: String, Sendable, Hashable, CaseIterable {
     /// An XML document; records selected by an element path (`catalog/item`).
     case xml
 
+    /// Whether records are rows of columns named by a header (CSV, TSV), rather than documents
+    /// whose records may hold any field (JSON, NDJSON, XML).
+    public var isTabular: Bool { self == .csv || self == .tsv }
+
     /// The format a file extension names (`csv`, `tsv`/`tab`, `json`/`geojson`,
     /// `ndjson`/`jsonl`, `xml`), case-insensitively.
     public init?(fileExtension: String) {

@@ -57,7 +57,7 @@ struct PlanMappings: Sendable {
         var sources: [CompiledMapping] = []
         for (index, source) in plan.sources.enumerated() {
             let format = source.format ?? RecordFormat(path: source.file)
-            let tabular = format == .csv || format == .tsv
+            let tabular = format?.isTabular == true
             sources.append(
                 try compiler.compile(
                     source.mapping, path: "sources[\(index)]", listSeparator: tabular ? ";" : nil,

@@ -41,7 +41,7 @@ struct SourceHeader {
     /// first record of any other format; nil when there is no record to look at.
     init?(reading reader: any RecordReader, format: RecordFormat?) {
         file = reader.fileName
-        if format == .csv || format == .tsv {
+        if format?.isTabular == true {
             kind = .columns
             names = (reader as? CSVReader)?.columnNames ?? []
             has = { path in (try? reader.resolve(path)) != nil }

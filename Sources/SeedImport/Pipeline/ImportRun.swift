@@ -164,7 +164,7 @@ final class ImportRun {
         let path = plan.resolve(source.file)
         let format = source.format ?? RecordFormat(path: path)
         let conventional = source.mapping.attributes == nil && source.mapping.relationships.isEmpty
-        guard format == .csv || format == .tsv || conventional else { return nil }
+        guard format?.isTabular == true || conventional else { return nil }
         do {
             let reader = try RecordReaderFactory.open(
                 .file(path), format: source.format, options: readerOptions(of: plan, source: index))

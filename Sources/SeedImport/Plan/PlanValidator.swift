@@ -50,7 +50,7 @@ struct SourceContext {
     let hasHeader: Bool
 
     /// Whether fields are CSV or TSV columns.
-    var isTabular: Bool { format == .csv || format == .tsv }
+    var isTabular: Bool { format?.isTabular == true }
 }
 
 /// One validation run: the plan, the model, and the problems found so far.
@@ -158,7 +158,7 @@ struct PlanCheck {
 
     private mutating func checkCSVOptions(_ options: CSVPlanOptions?, format: RecordFormat?, at path: String) {
         guard let options else { return }
-        if let format, format != .csv, format != .tsv {
+        if let format, !format.isTabular {
             report("csv options apply to csv and tsv sources, not \(format.rawValue)", at: path)
             return
         }

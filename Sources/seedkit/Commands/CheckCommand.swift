@@ -90,7 +90,7 @@ struct CheckCommand: ParsableCommand {
         // Checking does almost nothing with each record, so a parsing thread ahead of it would
         // only add the hand-over between threads.
         var options = ReaderOptions(records: records, readAhead: false)
-        if format == .csv || format == .tsv {
+        if format?.isTabular == true {
             var dialect = format == .tsv ? CSVOptions.tsv : CSVOptions()
             if let delimiter { dialect.delimiter = try delimiterByte(delimiter) }
             dialect.hasHeader = !noHeader
