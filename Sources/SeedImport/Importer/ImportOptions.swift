@@ -38,6 +38,9 @@ public struct ImportOptions: Sendable {
     /// comparing them with their stored rows in set-based queries (re-runs); false sends every
     /// record of a store that holds data through objects. Both give the same store and report.
     public var comparesStoredRows = true
+    /// Called on the import's thread with every progress update, before ``Importer/progress``
+    /// yields it: keep it short. Unlike the stream, it sees every update at the moment it happens.
+    public var onProgress: (@Sendable (ImportProgress) -> Void)?
 
     /// Sizes of the run's bounded structures (tests make them small to reach what lies beyond).
     var limits = ImportLimits()

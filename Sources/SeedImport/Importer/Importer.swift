@@ -87,7 +87,10 @@ public final class Importer: Sendable {
             defer { continuation.finish() }
             let run = ImportRun(
                 plan: plan, model: model, planFile: planFile, options: options, cancellation: cancellation
-            ) { continuation.yield($0) }
+            ) { step in
+                options.onProgress?(step)
+                continuation.yield(step)
+            }
             return try run.execute()
         }
     }

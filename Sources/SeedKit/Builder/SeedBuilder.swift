@@ -55,7 +55,7 @@ public struct SeedBuilder: Sendable {
     }
 
     /// Builds the seed at `output` (default: the plan's `store:`), reporting the import's
-    /// progress to `progress` (on another task, in order).
+    /// progress to `progress` (on the import's thread, in order).
     ///
     /// Cancelling the task stops the build between batches (or between the finishing steps) and
     /// throws `CancellationError`: nothing is written at `output` and no temporary file remains.
@@ -108,20 +108,9 @@ public struct SeedBuilder: Sendable {
         var plan = validated.plan
         plan.layout = layout ?? plan.layout
         plan.template = template ?? plan.template
+        options.onProgress = progress
         let importer = Importer(plan: plan, model: validated.model, options: options, planFile: planFile)
-        let watcher = Task {
-            for await step in importer.progress { progress(step) }
-        }
-        do {
-            let report = try await importer.run()
-            await watcher.value
-            return (report, validated.model)
-        } catch {
-            // A run that fails before it starts never ends the progress stream.
-            watcher.cancel()
-            await watcher.value
-            throw error
-        }
+        return (try await importer.run(), validated.model)
     }
 
     /// Validates every object, writes the seed metadata and record, and compacts the store into one file,

@@ -8,6 +8,7 @@
 // no file; an import into the user's store is one run of its run journal (a killed one is
 // resumed, or undone, by the next import).
 import Foundation
+import Synchronization
 import GraphStore
 import SeedImport
 
@@ -64,18 +65,17 @@ struct SeedPlanImport {
     private func run(_ importOptions: ImportOptions) async throws -> ImportReport {
         try Task.checkCancellation()
         let model = try self.model ?? ValidatedPlan.model(for: plan.plan, store: importOptions.store)
-        let importer = Importer(plan: try ValidatedPlan(plan, model: model, path: planFile), options: importOptions)
+        var importOptions = importOptions
         let emit = self.emit
-        let forwarding = Task {
-            var step = 0
-            for await update in importer.progress {
-                step += 1
-                emit(SeedLoader.Progress(phase: .importing, completed: update.records, total: nil, step: step))
+        let steps = Mutex(0)
+        importOptions.onProgress = { update in
+            let step = steps.withLock { steps in
+                steps += 1
+                return steps
             }
+            emit(SeedLoader.Progress(phase: .importing, completed: update.records, total: nil, step: step))
         }
-        defer { forwarding.cancel() }
-        let report = try await importer.run()
-        await forwarding.value
-        return report
+        let importer = Importer(plan: try ValidatedPlan(plan, model: model, path: planFile), options: importOptions)
+        return try await importer.run()
     }
 }

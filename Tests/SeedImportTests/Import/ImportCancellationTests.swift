@@ -8,7 +8,7 @@ import Testing
 @testable import SeedImport
 
 @Suite struct ImportCancellationTests {
-    /// 60,000 items in batches of 20: thousands of commits, so a cancellation always lands mid-run.
+    /// 60,000 items in batches of 20: thousands of commits.
     static func fixture() throws -> ImportFixture {
         let fixture = try ImportFixture()
         var items = "sku,name,price,quantity,unit,tags\n"
@@ -35,17 +35,32 @@ import Testing
         return fixture
     }
 
-    /// Runs `importer`, cancels its task once it reports a committed batch, and returns how it
-    /// ended and the records committed by then.
-    static func cancelMidRun(_ importer: Importer) async -> (Result<ImportReport, any Error>, committed: Int) {
+    /// Runs the plan at `planFile`, cancels the awaiting task once the run reports records, and
+    /// returns how it ended and the records reported by then. The run waits on its own thread
+    /// after that report until it sees the cancellation, so it certainly stops half-way however
+    /// late the test's task is scheduled.
+    static func cancelMidRun(
+        planFile: String, options: ImportOptions = ImportOptions()
+    ) async throws -> (Result<ImportReport, any Error>, committed: Int) {
+        let (reports, continuation) = AsyncStream.makeStream(of: Int.self)
+        var options = options
+        options.onProgress = { step in
+            guard step.records > 0 else { return }
+            continuation.yield(step.records)
+            let deadline = Date().addingTimeInterval(60)
+            while !BlockingWork.isCancelled && Date() < deadline { usleep(1000) }
+        }
+        let importer = try Importer(planFile: planFile, options: options)
         let task = Task { try await importer.run() }
         var committed = 0
-        for await step in importer.progress where step.records > 0 {
-            committed = step.records
-            task.cancel()
+        for await records in reports {
+            committed = records
             break
         }
-        return (await task.result, committed)
+        task.cancel()
+        let result = await task.result
+        continuation.finish()
+        return (result, committed)
     }
 
     static func sideFiles(of store: String) -> [String] {
@@ -57,8 +72,7 @@ import Testing
         let fixture = try Self.fixture()
         var options = ImportOptions()
         options.newStoreWithoutWAL = withoutWAL
-        let (result, committed) = await Self.cancelMidRun(
-            try Importer(planFile: fixture.path("plan.yaml"), options: options))
+        let (result, committed) = try await Self.cancelMidRun(planFile: fixture.path("plan.yaml"), options: options)
         #expect(committed >= 20)
         #expect(throws: CancellationError.self) { try result.get() }
         #expect(Self.sideFiles(of: fixture.path("Catalog.sqlite")) == [])
@@ -75,7 +89,7 @@ import Testing
                 .replacingOccurrences(of: "items.csv", with: "first.csv"))
         _ = try await fixture.run("first.yaml")
         let before = try Self.dump(store)
-        let (result, committed) = await Self.cancelMidRun(try Importer(planFile: fixture.path("plan.yaml")))
+        let (result, committed) = try await Self.cancelMidRun(planFile: fixture.path("plan.yaml"))
         #expect(committed >= 20)
         #expect(throws: CancellationError.self) { try result.get() }
         #expect(try Self.dump(store) == before)

@@ -239,8 +239,7 @@ import Testing
                 key: [sku]
                 attributes: {sku: sku, name: name}
             """)
-        let (result, committed) = await ImportCancellationTests.cancelMidRun(
-            try Importer(planFile: fixture.path("plan.yaml")))
+        let (result, committed) = try await ImportCancellationTests.cancelMidRun(planFile: fixture.path("plan.yaml"))
         #expect(committed >= 20)
         #expect(throws: CancellationError.self) { try result.get() }
         #expect(
