@@ -100,6 +100,37 @@ import TestSupport
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }
 
+    /// A copy of a whole store into a new store of its own layout moves its tables as they are,
+    /// through a rollback journal, and ends in the journal the store options ask for.
+    @Test(arguments: [false, true])
+    func aCopyIntoANewStoreOfItsOwnLayoutIsEqualWithAFreshUUIDAndTheJournalAskedFor(coreData: Bool) throws {
+        let folder = try CoreDataFixtures.scratch()
+        let layout = coreData ? CoreDataFixtures.coreData : StoreOptions()
+        let source = try PersistentStore.open(at: folder + "/Source.sqlite", model: Self.model(), options: layout)
+        try Self.fill(source)
+        for writeAheadLog in [true, false] {
+            let path = folder + "/Copy-\(writeAheadLog).sqlite"
+            var storeOptions = layout
+            storeOptions.writeAheadLog = writeAheadLog
+            let report = try DeepCopier.copy(from: source, toNewStoreAt: path, storeOptions: storeOptions)
+            #expect(report.entities["Plant"]?.copied == 2)
+            #expect(try CoreDataFixtures.column("PRAGMA journal_mode", in: path) == [writeAheadLog ? "wal" : "delete"])
+            #expect(try CoreDataFixtures.column("PRAGMA integrity_check", in: path) == ["ok"])
+            #expect(!FileManager.default.fileExists(atPath: path + "-journal"))
+            let copy = try PersistentStore.open(at: path, model: Self.model())
+            #expect(copy.layout.rules.name == source.layout.rules.name)
+            #expect(copy.identifier != source.identifier)
+            #expect(try StoreDiff(source, copy).differences() == [])
+            if coreData {
+                #expect(
+                    try CoreDataFixtures.column("SELECT Z_UUID FROM Z_METADATA", in: path) == [
+                        copy.identifier.uuidString
+                    ])
+                #expect(try CoreDataFixtures.column("PRAGMA auto_vacuum", in: path) == ["2"])
+            }
+        }
+    }
+
     @Test func copiesBetweenTheLayoutsCompareEqualBothWaysAndMerge() throws {
         let folder = try CoreDataFixtures.scratch()
         let seedKit = try PersistentStore.open(at: folder + "/SeedKit.sqlite", model: Self.model())

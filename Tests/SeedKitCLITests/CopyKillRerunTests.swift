@@ -1,7 +1,9 @@
 // Kill -9 in the middle of `seedkit copy`: 40,000 unkeyed Grocery Dude items copied 50 at a time
 // into a store holding the user's own items. The killed copy leaves whole batches and its run
 // marker; a re-run undoes them first and ends with exactly the user's objects plus one copy of
-// each source object (no duplicates), and the store passes `PRAGMA integrity_check`.
+// each source object (no duplicates), and the store passes `PRAGMA integrity_check`. The same
+// after a kill in the middle of a whole-store copy into a new store, which writes through a
+// rollback journal: the re-run rolls back the torn transaction and undoes the run first.
 import Foundation
 import GraphStore
 import Testing
@@ -77,6 +79,39 @@ import TestSupport
         process.waitUntilExit()
         #expect(process.terminationReason == .uncaughtSignal)
         return try integer("SELECT count(*) FROM Item", in: store)
+    }
+
+    /// Kills a whole-store copy into the new store `New.sqlite` once its run has begun.
+    static func killWholeCopyIntoNewStore(_ folder: String) throws {
+        let process = try CLIProcess.start(
+            ["copy", "--from", "Source.sqlite", "--to", "New.sqlite", "--quiet"], in: folder)
+        let store = folder + "/New.sqlite"
+        let marker = "SELECT count(*) FROM seedkit_metadata WHERE key = 'run.active'"
+        let deadline = Date().addingTimeInterval(120)
+        while Date() < deadline, process.isRunning {
+            if let runs = try? integer(marker, in: store), runs == 1 { break }
+            usleep(200)
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal)
+    }
+
+    @Test func aRerunAfterAKillDuringAWholeCopyIntoANewStoreEndsWithTheSourceExactly() throws {
+        let folder = try Self.fixture()
+        let store = folder + "/New.sqlite"
+        try Self.killWholeCopyIntoNewStore(folder)
+
+        let rerun = try CLIProcess.run(["copy", "--from", "Source.sqlite", "--to", "New.sqlite", "--json"], in: folder)
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        let report = try JSONSerialization.jsonObject(with: Data(rerun.stdout.utf8)) as? [String: Any]
+        #expect((report?["warnings"] as? [String])?.contains { $0.contains("undid the unfinished run copy-") } == true)
+        #expect(try Self.integrity(of: store) == "ok")
+        #expect(try Self.integer("SELECT count(*) FROM Item", in: store) == Self.itemCount)
+        #expect(try Self.integer("SELECT count(DISTINCT name) FROM Item", in: store) == Self.itemCount)
+        #expect(try Self.integer("SELECT count(*) FROM Unit", in: store) == Self.units)
+        #expect(try Self.integer("SELECT count(*) FROM Location", in: store) == Self.homes + Self.aisles)
+        #expect(try PersistentStore.metadata(at: store)["run.active"] == nil)
     }
 
     @Test func aRerunAfterAKillUndoesThePartialCopyFirst() throws {

@@ -20,6 +20,9 @@ struct CopyPlan {
     let warnings: [String]
     /// Which links are cut and which relationships bring their destinations along.
     let relationshipChoices: RelationshipChoices
+    /// Whether every object and every link is asked for, from a store laid out as the target is
+    /// (the same layout and model): into empty tables, rows then move as they are.
+    let copiesEverythingAsLaidOut: Bool
     private let selected: Set<String>
     /// The entities asked for and those the relationships bringing their destinations along reach.
     private let candidates: Set<String>
@@ -52,6 +55,9 @@ struct CopyPlan {
             guard !key.isEmpty else { throw DeepCopyError("\(name): the key given for the copy names no attribute") }
         }
         self.predicates = options.predicates
+        copiesEverythingAsLaidOut =
+            options.entities == nil && options.predicates.isEmpty && !relationshipChoices.cutsAnything
+            && sourceLayout.isSame(as: targetLayout)
         var warnings: [String] = []
         var problems: [String] = []
         var keys: [String: [String]] = [:]

@@ -140,9 +140,7 @@ public final class DeepCopier {
         // Same model and layout, everything asked for, no link cut, every table empty in the
         // target: rows move as they are.
         let verbatim =
-            options.entities == nil && options.predicates.isEmpty && !plan.relationshipChoices.cutsAnything
-            && source.layout.isSame(as: target.layout)
-            && tables.allSatisfy { maps[$0.root.index]?.isIdentity ?? false }
+            plan.copiesEverythingAsLaidOut && tables.allSatisfy { maps[$0.root.index]?.isIdentity ?? false }
         var totals: CopyRowTotals?
         if batches.tracker.isListening {
             try batches.scratch { connection in
