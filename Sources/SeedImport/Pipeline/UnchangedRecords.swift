@@ -81,8 +81,9 @@ struct UnchangedRecords {
         var unknown: [Int: Set<KeyValue>] = [:]
         var unchanged: [StoredRow] = []
         var waiting: [StoredRow] = []
+        var wanted: [Int64] = []
         for candidate in candidates {
-            switch linked(candidate, of: objects, found: nil, members: members, unknown: &unknown) {
+            switch linked(candidate, of: objects, found: nil, members: members, unknown: &unknown, wanted: &wanted) {
             case true?: unchanged.append(candidate)
             case false?: break
             case nil: waiting.append(candidate)
@@ -91,7 +92,9 @@ struct UnchangedRecords {
         if !waiting.isEmpty {
             let found = try storedDestinations(unknown)
             for candidate in waiting
-            where linked(candidate, of: objects, found: found, members: members, unknown: &unknown) == true {
+            where linked(
+                candidate, of: objects, found: found, members: members, unknown: &unknown, wanted: &wanted) == true
+            {
                 unchanged.append(candidate)
             }
         }
@@ -261,10 +264,11 @@ struct UnchangedRecords {
     /// Whether the references of the record of `row` (its prepared object among `objects`) name
     /// exactly what the row links to already (to-many `add`: among); nil when a destination is
     /// not known yet — in the cache, or in `found` (nil: not looked up yet) — its key then noted
-    /// in `unknown`. Once `found` is given, a key in neither has no row.
+    /// in `unknown`. Once `found` is given, a key in neither has no row. `wanted` is scratch
+    /// space, reused from call to call.
     private func linked(
         _ row: StoredRow, of objects: Objects, found: [Int: [KeyValue: Int64]]?, members: [Int: [Int64: [Int64]]],
-        unknown: inout [Int: Set<KeyValue>]
+        unknown: inout [Int: Set<KeyValue>], wanted: inout [Int64]
     ) -> Bool? {
         // Read in place: iterating a copy would reference-count each reference's parts.
         let linkage = objects[row.position]?.references.withUnsafeBufferPointer { references -> Linkage in
@@ -272,7 +276,7 @@ struct UnchangedRecords {
             for index in references.indices {
                 let mapping = references[index].mapping
                 let number = destinations.lookupNumber(of: mapping)
-                var wanted: [Int64] = []
+                wanted.removeAll(keepingCapacity: true)
                 for key in references[index].keys {
                     if let cached = destinations.row(number, key) {
                         guard let destination = cached else { return .differs }
