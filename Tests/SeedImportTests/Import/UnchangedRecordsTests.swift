@@ -144,23 +144,23 @@ import Testing
         """
 
     /// Units by code, items naming their unit, units renamed, items again.
-    static let unitPlan = """
-        model: Units.yaml
-        store: Units.sqlite
-        sources:
-          - {file: units.csv, entity: Unit, key: [code], attributes: {code: code, name: name}}
-          - file: items-a.csv
-            entity: Item
-            key: [sku]
-            attributes: {sku: sku}
-            relationships: {unit: {field: unit, match: name, missing: create}}
-          - {file: renames.csv, entity: Unit, key: [code], attributes: {code: code, name: name}}
-          - file: items-b.csv
-            entity: Item
-            key: [sku]
-            attributes: {sku: sku}
-            relationships: {unit: {field: unit, match: name, missing: create}}
-        """
+    static let unitPlan: String = {
+        func units(_ file: String) -> String {
+            "  - {file: \(file), entity: Unit, key: [code], attributes: {code: code, name: name}}\n"
+        }
+        func items(_ file: String) -> String {
+            """
+              - file: \(file)
+                entity: Item
+                key: [sku]
+                attributes: {sku: sku}
+                relationships: {unit: {field: unit, match: name, missing: create}}
+
+            """
+        }
+        return "model: Units.yaml\nstore: Units.sqlite\nsources:\n" + units("units.csv") + items("items-a.csv")
+            + units("renames.csv") + items("items-b.csv")
+    }()
 
     /// A unit renamed during the run is no longer found by its old name, though the cache found
     /// it so for an earlier source: a later item naming the old name gets a new unit of it.
