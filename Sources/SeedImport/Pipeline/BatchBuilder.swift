@@ -52,7 +52,7 @@ final class BatchBuilder {
         self.files = files
         destinations = DestinationCache(
             mappings: mappings, layout: target.store.layout, capacity: destinationsPerLookup
-        ) { [unowned target] table in target.watermarks[table, default: 0] }
+        ) { table in target.watermarks[table, default: 0] }
     }
 
     private var context: ObjectContext { target.context }

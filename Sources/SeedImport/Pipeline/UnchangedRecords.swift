@@ -148,7 +148,7 @@ struct UnchangedRecords {
         var seen: Set<Int> = []
         var repeated: Set<Int> = []
         try forEachRow(
-            select: query.select, from: query.table, matching: query.keyColumns, values: positions.keys.map(\.parts)
+            select: query.select, from: query.table, matching: query.keyColumns, values: Array(positions.keys)
         ) { statement in
             guard let key = Self.key(of: keyAttributes, in: statement, layout: layout),
                 let position = positions[key]
@@ -230,7 +230,7 @@ struct UnchangedRecords {
         else { return [:] }
         var map: [KeyValue: Int64] = [:]
         try forEachRow(
-            select: query.select, from: query.table, matching: query.keyColumns, values: keys.map(\.parts)
+            select: query.select, from: query.table, matching: query.keyColumns, values: Array(keys)
         ) { statement in
             guard kinds.contains(statement.int64(1)), statement.int64(0) <= ownRowsAbove,
                 let key = Self.key(of: attributes, in: statement, layout: layout)
@@ -244,7 +244,7 @@ struct UnchangedRecords {
     /// the rows `owners`, by relationship slot and owner.
     private func currentMembers(of owners: [Int64], mapping: CompiledMapping) throws -> [Int: [Int64: [Int64]]] {
         var result: [Int: [Int64: [Int64]]] = [:]
-        let values = owners.map { [AttributeValue.integer($0)] }
+        let values = owners.map { KeyValue.single(.integer($0)) }
         for relationship in mapping.relationships.map(\.relationship) where relationship.isToMany {
             guard let (table, ownerColumn, memberColumn, orderColumn) = ImportSQL.members(of: relationship, in: layout)
             else { continue }
@@ -341,7 +341,7 @@ struct UnchangedRecords {
     /// (``KeyChunks``: the same SQL text each time, so the statement is prepared once), calling
     /// `row` per row.
     private func forEachRow(
-        select: String, from table: String, matching columns: [String], values: [[AttributeValue]],
+        select: String, from table: String, matching columns: [String], values: [KeyValue],
         orderBy: String? = nil, _ row: (SQLiteStatement) throws -> Void
     ) throws {
         guard !values.isEmpty, !columns.isEmpty else { return }
@@ -355,9 +355,9 @@ struct UnchangedRecords {
         for chunk in chunks.split(values) {
             try chunks.query(
                 statement, with: chunk,
-                bind: { statement, parts, first in
-                    for (offset, part) in parts.enumerated() {
-                        statement.bind(part, at: first + Int32(offset), encoding: encoding)
+                bind: { statement, key, first in
+                    for offset in 0..<key.partCount {
+                        statement.bind(key.part(offset), at: first + Int32(offset), encoding: encoding)
                     }
                 }, row: row)
         }
