@@ -57,4 +57,7 @@ struct ImportLimits: Sendable {
     /// The most bits of the filter that tells new keys from possibly repeated ones once a
     /// lookup's index is full (16 MiB; the filter is made smaller for smaller inputs).
     var filterBits = 1 << 27
+    /// Keys of each lookup whose stored rows a re-run's comparison keeps from batch to batch
+    /// (small destination tables: units, tags); a lookup naming more is looked up per batch.
+    var destinationsPerLookup = 1 << 12
 }

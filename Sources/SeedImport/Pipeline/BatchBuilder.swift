@@ -32,10 +32,13 @@ final class BatchBuilder {
     let files: [String]
     /// The keys of the batch being sorted (kept to reuse its buffers).
     private var batchKeys = KeySet()
+    /// The stored destinations the comparison with stored rows resolved, kept from batch to batch.
+    let destinations: DestinationCache
 
     init(
         target: ImportTarget, tally: RunTally, mappings: PlanMappings, layouts: RowLayouts, keys: KeyIndex,
-        lookup: ObjectLookup, applier: ObjectApplier, buildsRows: Bool, comparesStoredRows: Bool, files: [String]
+        lookup: ObjectLookup, applier: ObjectApplier, buildsRows: Bool, comparesStoredRows: Bool, files: [String],
+        destinationsPerLookup: Int
     ) {
         self.target = target
         self.tally = tally
@@ -47,6 +50,9 @@ final class BatchBuilder {
         self.buildsRows = buildsRows
         self.comparesStoredRows = comparesStoredRows
         self.files = files
+        destinations = DestinationCache(
+            mappings: mappings, layout: target.store.layout, capacity: destinationsPerLookup
+        ) { table in target.watermarks[table, default: 0] }
     }
 
     private var context: ObjectContext { target.context }
@@ -192,8 +198,9 @@ final class BatchBuilder {
         guard comparesStoredRows, UnchangedRecords.applies(to: mapping, layout: layout) else { return positions }
         let ownRowsAbove = target.watermarks[layout.table(of: mapping.entity), default: 0]
         let unchanged = try context.readRows { connection in
-            try UnchangedRecords(layout: layout, ownRowsAbove: ownRowsAbove, connection: connection)
-                .find(positions, of: objects, mapping: mapping)
+            try UnchangedRecords(
+                layout: layout, ownRowsAbove: ownRowsAbove, connection: connection, destinations: destinations
+            ).find(positions, of: objects, mapping: mapping)
         }
         guard !unchanged.isEmpty else { return positions }
         for entity in unchanged.values { tally.count(entity.name) { $0.unchanged += 1 } }
@@ -217,6 +224,7 @@ final class BatchBuilder {
                 try tally.reject(error, record: record, entity: mapping.entity.name)
             }
         }
+        destinations.forgetChanged(in: context, layout: layout)
         return applied
     }
 

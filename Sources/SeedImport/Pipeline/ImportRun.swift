@@ -98,7 +98,8 @@ final class ImportRun {
                 applier: applier,
                 buildsRows: !target.existed && options.usesRowPath
                     && RowPathRules.admit(mappings.sources, layout: layout),
-                comparesStoredRows: options.comparesStoredRows, files: files)
+                comparesStoredRows: options.comparesStoredRows, files: files,
+                destinationsPerLookup: options.limits.destinationsPerLookup)
             importLog.debug(
                 "writing \(builder.buildsRows ? "rows directly" : "through objects") (new store: \(!target.existed))")
             let commit = BatchCommit(

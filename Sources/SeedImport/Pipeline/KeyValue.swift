@@ -40,6 +40,22 @@ struct KeyValue: Hashable, CustomStringConvertible {
         }
     }
 
+    /// The number of parts.
+    var partCount: Int {
+        switch storage {
+        case .single: 1
+        case .composite(let values): values.count
+        }
+    }
+
+    /// The part at `index`, in key order (without making the array ``parts`` makes).
+    func part(_ index: Int) -> AttributeValue {
+        switch storage {
+        case .single(let value): value
+        case .composite(let values): values[index]
+        }
+    }
+
     /// The key as text: `A-1`, or `A-1, 2` for composite keys.
     var description: String {
         parts.map(\.description).joined(separator: ", ")

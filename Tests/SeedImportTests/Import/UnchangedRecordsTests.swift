@@ -32,15 +32,26 @@ import Testing
     }
 
     /// Imports the catalog, then re-imports `edited` (with `plan`) into two copies of that store:
-    /// comparing rows, and through objects only.
-    func reimportBothWays(plan: String, edited: (items: String, lists: String)) async throws -> (
-        compared: ImportReport, objects: ImportReport, [String], [String]
-    ) {
-        let fixture = try ImportFixture()
+    /// comparing rows (with `limits`), and through objects only.
+    func reimportBothWays(
+        plan: String, edited: (items: String, lists: String), limits: ImportLimits = ImportLimits()
+    ) async throws -> (compared: ImportReport, objects: ImportReport, [String], [String]) {
         let (items, lists) = RowPathTests.catalog()
-        try fixture.write("items.csv", items)
-        try fixture.write("lists.csv", lists)
-        try fixture.write("plan.yaml", RowPathTests.plan)
+        return try await Self.reimportBothWays(
+            first: ["items.csv": items, "lists.csv": lists, "plan.yaml": RowPathTests.plan],
+            again: ["items.csv": edited.items, "lists.csv": edited.lists, "plan.yaml": plan], limits: limits,
+            dump: RowPathTests.dump)
+    }
+
+    /// Imports `plan.yaml` of the files `first`, then, with the files `again`, imports it into
+    /// two copies of that store: comparing rows (with `limits`), and through objects only; the
+    /// reports and the stores as `dump` gives them.
+    static func reimportBothWays(
+        first: [String: String], again: [String: String], limits: ImportLimits = ImportLimits(),
+        dump: (String) throws -> [String]
+    ) async throws -> (compared: ImportReport, objects: ImportReport, [String], [String]) {
+        let fixture = try ImportFixture()
+        for (name, text) in first { try fixture.write(name, text) }
         var options = ImportOptions()
         options.store = fixture.path("first.sqlite")
         _ = try await fixture.run("plan.yaml", options: options)
@@ -49,18 +60,13 @@ import Testing
             try FileManager.default.copyItem(
                 atPath: fixture.path("first.sqlite" + suffix), toPath: fixture.path("second.sqlite" + suffix))
         }
-        try fixture.write("items.csv", edited.items)
-        try fixture.write("lists.csv", edited.lists)
-        try fixture.write("again.yaml", plan)
-        options.store = fixture.path("first.sqlite")
-        let compared = try await fixture.run("again.yaml", options: options)
+        for (name, text) in again { try fixture.write(name, text) }
+        options.limits = limits
+        let compared = try await fixture.run("plan.yaml", options: options)
         options.store = fixture.path("second.sqlite")
         options.comparesStoredRows = false
-        let objects = try await fixture.run("again.yaml", options: options)
-        return (
-            compared, objects, try RowPathTests.dump(fixture.path("first.sqlite")),
-            try RowPathTests.dump(fixture.path("second.sqlite"))
-        )
+        let objects = try await fixture.run("plan.yaml", options: options)
+        return (compared, objects, try dump(fixture.path("first.sqlite")), try dump(fixture.path("second.sqlite")))
     }
 
     @Test func unchangedRecordsAreFoundAndTheRestApplyAsThroughObjects() async throws {
@@ -99,5 +105,113 @@ import Testing
         #expect(compared.entities == objects.entities)
         #expect(compared.entities["Item"]?.inserted == 1)
         #expect(compared.entities["Item"]?.updated == 0)
+    }
+
+    // MARK: - The cache of destinations
+
+    /// Whatever the cache holds — every unit, location and tag (the default), the units but no
+    /// locations or tags (8 keys), nothing (1 key: every lookup outgrows it) — the re-import
+    /// gives the store and report of the object path.
+    @Test(arguments: [1 << 12, 8, 1])
+    func cachedDestinationsChangeNothing(keys: Int) async throws {
+        var limits = ImportLimits()
+        limits.destinationsPerLookup = keys
+        let (compared, objects, comparedDump, objectDump) = try await reimportBothWays(
+            plan: RowPathTests.plan, edited: Self.editedCatalog(), limits: limits)
+        #expect(comparedDump == objectDump)
+        #expect(compared.entities == objects.entities)
+        #expect(compared.entities["Item"]?.updated == 8)
+        #expect(compared.entities["Item"]?.unchanged == 1191)
+    }
+
+    /// A model whose units have a code besides their name, so a source can rename one.
+    static let unitModel = """
+        name: Units
+        entities:
+          Unit:
+            attributes:
+              code: string
+              name: {type: string, optional: false}
+            relationships:
+              items: {destination: Item, inverse: unit, toMany: true}
+            unique: [[name]]
+          Item:
+            attributes:
+              sku: {type: string, optional: false}
+            relationships:
+              unit: {destination: Unit, inverse: items}
+            unique: [[sku]]
+        """
+
+    /// Units by code, items naming their unit, units renamed, items again.
+    static let unitPlan: String = {
+        func units(_ file: String) -> String {
+            "  - {file: \(file), entity: Unit, key: [code], attributes: {code: code, name: name}}\n"
+        }
+        func items(_ file: String) -> String {
+            """
+              - file: \(file)
+                entity: Item
+                key: [sku]
+                attributes: {sku: sku}
+                relationships: {unit: {field: unit, match: name, missing: create}}
+
+            """
+        }
+        return "model: Units.yaml\nstore: Units.sqlite\nsources:\n" + units("units.csv") + items("items-a.csv")
+            + units("renames.csv") + items("items-b.csv")
+    }()
+
+    /// A unit renamed during the run is no longer found by its old name, though the cache found
+    /// it so for an earlier source: a later item naming the old name gets a new unit of it.
+    @Test func aDestinationRenamedDuringTheRunIsLookedUpAgain() async throws {
+        let files = [
+            "Units.yaml": Self.unitModel, "plan.yaml": Self.unitPlan, "units.csv": "code,name\nU1,kg\nU2,g\n",
+            "items-a.csv": "sku,unit\nA,kg\nB,g\n", "renames.csv": "code,name\nU1,kg\n",
+            "items-b.csv": "sku,unit\nC,kg\n",
+        ]
+        let dump = { (store: String) in
+            try ImportFixture.rows(
+                store,
+                "SELECT i.sku, u.code, u.name FROM Item i LEFT JOIN Unit u ON u.pk = i.unit ORDER BY i.sku")
+        }
+        let (compared, objects, comparedDump, objectDump) = try await Self.reimportBothWays(
+            first: files, again: ["renames.csv": "code,name\nU1,kilo\n"], dump: dump)
+        #expect(comparedDump == objectDump)
+        #expect(compared.entities == objects.entities)
+        #expect(comparedDump == ["A|U1|kilo", "B|U2|g", "C|NULL|kg"])
+        #expect(compared.entities["Unit"]?.inserted == 1)
+        #expect(compared.entities["Unit"]?.updated == 1)
+        #expect(compared.entities["Item"]?.updated == 1)
+        #expect(compared.entities["Item"]?.unchanged == 2)
+    }
+
+    /// The cache holds at most its capacity of keys per lookup, and nothing of a lookup that
+    /// outgrew it; it tells a key found, a key known to have no row, and a key not asked apart.
+    @Test func theCacheIsBounded() throws {
+        let fixture = try ImportFixture()
+        try fixture.write("plan.yaml", RowPathTests.plan)
+        let plan = try PlanFile.load(from: fixture.path("plan.yaml")).plan
+        let model = try ValidatedPlan.model(for: plan)
+        let mappings = try PlanMappings(plan: plan, model: model, planFile: "plan.yaml")
+        let cache = DestinationCache(
+            mappings: mappings, layout: StoreLayout(model: model, rules: SeedKitLayout()), capacity: 3
+        ) { _ in 0 }
+        let unit = try #require(mappings.relationships.first { $0.relationship.name == "unit" })
+        let number = cache.lookupNumber(of: unit)
+        let (kg, g, l, m) = (
+            KeyValue.single(.string("kg")), KeyValue.single(.string("g")),
+            KeyValue.single(.string("l")), KeyValue.single(.string("m"))
+        )
+        #expect(cache.remember(number, asked: [kg, g], found: [kg: 7]))
+        #expect(cache.row(number, kg) == .some(7))
+        #expect(cache.row(number, g) == .some(nil))
+        #expect(cache.row(number, l) == nil)
+        #expect(cache.count(number) == 2)
+        #expect(!cache.remember(number, asked: [l, m], found: [:]))
+        #expect(cache.count(number) == 0)
+        #expect(cache.row(number, kg) == nil)
+        #expect(!cache.remember(number, asked: [kg], found: [kg: 7]))
+        #expect(cache.count(number) == 0)
     }
 }
