@@ -221,6 +221,7 @@ struct XMLRecordAssembler {
             for attribute in 0..<attributeCount {
                 let fields = attributes + attribute * 5
                 guard let name = fields[0], let valueStart = fields[3], let valueEnd = fields[4] else { continue }
+                if fields[2] != nil { builder.nodes[Int(index)].flags |= Node.namespacedAttributeFlag }
                 var leaf = element
                 leaf.kind = .attribute
                 leaf.flags = 0
