@@ -107,6 +107,30 @@ struct XMLReaderTests {
         #expect(unbound?.reason == "Namespace prefix p on item is not defined")
     }
 
+    @Test func attributesSharingALocalNameAreAllMatched() throws {
+        // Attributes are found among an element's first children only; a match ends the search
+        // unless a namespaced attribute may share its local name.
+        let text = """
+            <catalog xmlns:x="urn:x" xmlns:y="urn:y">
+              <item id="1" x:id="2" y:id="3" sku="A1"><id>child</id><sku>B</sku></item>
+              <item x:id="4" id="5" sku="A2"><id>child</id></item>
+              <item sku="A3" id="6" price="1"><id>child</id><price>2</price></item>
+            </catalog>
+            """
+        let records = try xml(text)
+        #expect(records.map { $0[path("@id")]?.elements.map(\.string) } == [["1", "2", "3"], ["4", "5"], ["6"]])
+        #expect(records.map { $0[path("@sku")]?.string } == ["A1", "A2", "A3"])
+        #expect(records.map { $0[path("@price")]?.string } == [nil, nil, "1"])
+        #expect(records.map { $0[path("@bin")]?.string } == [nil, nil, nil])
+        #expect(records.map { $0[path("id")]?.string } == ["child", "child", "child"])
+        #expect(records[2][path("price")]?.string == "2")
+        #expect(records[0][path("@id")]?.kind == .list)
+        #expect(records[2][path("@id")]?.kind == .text)
+        // Records an import keeps aside on disk read the same.
+        let restored = try records.map { try #require(SourceRecord(archive: $0.archived())) }
+        #expect(restored.map { $0[path("@id")]?.elements.map(\.string) } == [["1", "2", "3"], ["4", "5"], ["6"]])
+    }
+
     @Test func byteOrderMarkAndEncodingDeclaration() throws {
         let bom = [0xEF, 0xBB, 0xBF] + Array("<catalog><item a=\"é\"/></catalog>".utf8)
         #expect(

@@ -129,6 +129,17 @@ private struct PathWalker {
         let entry = nodes[Int(node)]
         var child = node + 1
         switch entry.kind {
+        case .element where attribute:
+            // An element's attributes are its first children; libxml2 rejects two with the same
+            // name, so without a namespaced one the first match is the only one.
+            let unique = entry.flags & Node.namespacedAttributeFlag == 0
+            while child < entry.end, nodes[Int(child)].kind == .attribute {
+                if nameEquals(child, name) {
+                    collector.add(child)
+                    if unique { return }
+                }
+                child = nodes[Int(child)].end
+            }
         case .object, .element:
             while child < entry.end {
                 let isAttribute = nodes[Int(child)].kind == .attribute

@@ -37,6 +37,9 @@ struct Node: Sendable {
     static let quotedFlag: UInt8 = 1
     /// The XML element has attributes or child elements (it reads as a record, not text).
     static let structuredFlag: UInt8 = 2
+    /// The XML element has an attribute with a namespace, so two of its attributes may share
+    /// a local name (`id` and `x:id`); without one, its attributes' local names are unique.
+    static let namespacedAttributeFlag: UInt8 = 4
 
     var kind: NodeKind
     var flags: UInt8 = 0

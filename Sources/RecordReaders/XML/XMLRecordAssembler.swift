@@ -103,7 +103,7 @@ struct XMLRecordAssembler {
         guard !failed else { return }
         depth += 1
         if depth > limits.maxDepth {
-            fail(.limit, "nesting deeper than \(limits.maxDepth)", at: startPosition(of: "<"))
+            fail(.limit, "nesting deeper than \(limits.maxDepth)", at: Self.startPosition(of: "<", in: parser))
             return
         }
         if recordDepth > 0 {
@@ -170,7 +170,7 @@ struct XMLRecordAssembler {
         let shown = name.map { String(cString: $0) } ?? ""
         fail(
             .security, "entity declarations are not allowed (<!ENTITY \(shown)>)",
-            at: startPosition(of: "<!ENTITY"))
+            at: Self.startPosition(of: "<!ENTITY", in: parser))
     }
 
     /// Records libxml2's first error or fatal error (warnings are ignored).
@@ -185,18 +185,18 @@ struct XMLRecordAssembler {
         failed = true
         error = RecordReaderError(
             kind, message, file: fileName, line: Int(report.line), column: Int(report.int2),
-            byteOffset: currentOffset(), recordNumber: recordsBuilt[0] + 1)
+            byteOffset: Self.currentOffset(parser), recordNumber: recordsBuilt[0] + 1)
         stop()
     }
 
     /// Records a generic error when libxml2 failed without reporting one.
     mutating func libxml2ErrorIfMissing(status: Int32) {
-        if !failed { fail(.syntax, "XML error \(status)", at: cursorPosition()) }
+        if !failed { fail(.syntax, "XML error \(status)", at: Self.cursorPosition(parser)) }
     }
 
     /// An error at the end of the input (the records path matched nothing).
     mutating func failAtEnd(_ kind: RecordReaderError.Kind, _ reason: String) {
-        fail(kind, reason, at: cursorPosition())
+        fail(kind, reason, at: Self.cursorPosition(parser))
     }
 
     // MARK: Building
@@ -205,7 +205,7 @@ struct XMLRecordAssembler {
         _ localName: UnsafePointer<xmlChar>, _ namespaceURI: UnsafePointer<xmlChar>?,
         _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, _ attributeCount: Int
     ) {
-        let position = startPosition(of: "<")
+        let position = Self.startPosition(of: "<", in: parser)
         if let parent = openElements.last {
             builder.nodes[Int(parent)].flags |= Node.structuredFlag
         }
@@ -221,6 +221,7 @@ struct XMLRecordAssembler {
             for attribute in 0..<attributeCount {
                 let fields = attributes + attribute * 5
                 guard let name = fields[0], let valueStart = fields[3], let valueEnd = fields[4] else { continue }
+                if fields[2] != nil { builder.nodes[Int(index)].flags |= Node.namespacedAttributeFlag }
                 var leaf = element
                 leaf.kind = .attribute
                 leaf.flags = 0
@@ -331,21 +332,24 @@ struct XMLRecordAssembler {
         if let parser { xmlStopParser(parser) }
     }
 
-    private func currentOffset() -> Int {
+    // The position helpers are static and take the parser: an instance method called from a
+    // mutating one (a SAX event) would first copy the whole assembler, once per element.
+
+    private static func currentOffset(_ parser: xmlParserCtxtPtr?) -> Int {
         guard let parser else { return 0 }
         return max(Int(xmlByteConsumed(parser)), 0)
     }
 
     /// libxml2's current position (where its cursor stands).
-    private func cursorPosition() -> Position {
+    private static func cursorPosition(_ parser: xmlParserCtxtPtr?) -> Position {
         let input = parser?.pointee.input?.pointee
-        return (Int(input?.line ?? 0), Int(input?.col ?? 0), currentOffset())
+        return (Int(input?.line ?? 0), Int(input?.col ?? 0), currentOffset(parser))
     }
 
     /// The position of the element node at `index` of the record being built (its start tag),
     /// or libxml2's cursor when there is none.
     private func nodePosition(_ index: Int32?) -> Position {
-        guard let index, Int(index) < builder.nodeCount else { return cursorPosition() }
+        guard let index, Int(index) < builder.nodeCount else { return Self.cursorPosition(parser) }
         let node = builder.nodes[Int(index)]
         return (Int(node.line), Int(node.column), node.offset)
     }
@@ -355,9 +359,9 @@ struct XMLRecordAssembler {
     /// stands after its `>`, and a start tag contains no `<`, not even in attribute values),
     /// `<!ENTITY` for an entity declaration (libxml2 stands before its `>`). The construct
     /// being parsed is wholly in libxml2's input buffer. Falls back to the cursor.
-    private func startPosition(of marker: StaticString) -> Position {
+    private static func startPosition(of marker: StaticString, in parser: xmlParserCtxtPtr?) -> Position {
         guard let input = parser?.pointee.input?.pointee, let cursor = input.cur, let base = input.base else {
-            return cursorPosition()
+            return cursorPosition(parser)
         }
         let line = Int(input.line)
         let column = Int(input.col)
@@ -382,9 +386,9 @@ struct XMLRecordAssembler {
         } else {
             while open > base, !isMarker(open) { open -= 1 }
         }
-        guard isMarker(open) else { return (line, column, currentOffset()) }
+        guard isMarker(open) else { return (line, column, currentOffset(parser)) }
         let (characters, newlines) = ByteScanner.characterAndLineCount(in: open, from: 0, to: cursor - open)
-        let offset = currentOffset() - (cursor - open)
+        let offset = currentOffset(parser) - (cursor - open)
         if newlines == 0 { return (line, max(column - characters, 1), offset) }
         var lineStart = open
         while lineStart > base, (lineStart - 1).pointee != UInt8(ascii: "\n") { lineStart -= 1 }

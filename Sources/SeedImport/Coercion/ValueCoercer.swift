@@ -39,10 +39,25 @@ public struct ValueCoercer: Sendable {
     /// Whether a missing or null value gets a ``defaultValue`` (rather than nil).
     public var hasDefault: Bool { defaultValue != nil }
 
-    private let target: CoercionTarget
-    private let nullTokens: ByteWords
-    private let trims: Bool
-    private let emptyIsNull: Bool
+    /// The compiled rules, shared by every copy: an importer copies a coercer out of its
+    /// mapping for every value, and a copy then costs one reference count, not one per array
+    /// and payload the rules hold.
+    private let rules: Rules
+
+    /// What a value's bytes go through (see the pipeline above).
+    private final class Rules: Sendable {
+        let target: CoercionTarget
+        let nullTokens: ByteWords
+        let trims: Bool
+        let emptyIsNull: Bool
+
+        init(target: CoercionTarget, nullTokens: ByteWords, trims: Bool) {
+            self.target = target
+            self.nullTokens = nullTokens
+            self.trims = trims
+            emptyIsNull = !target.acceptsEmptyText
+        }
+    }
 
     /// Compiles the coercion of `attribute`'s values under `mapping`.
     ///
@@ -57,14 +72,15 @@ public struct ValueCoercer: Sendable {
     /// Compiles the coercion of the values of the attribute `declaration` under `mapping`.
     public init(declaration: AttributeDescription, mapping: AttributeMapping) throws(CoercionSetupError) {
         attributeName = declaration.name
+        let target: CoercionTarget
         do {
             target = try CoercionTarget(attribute: declaration, mapping: mapping)
         } catch {
             throw CoercionSetupError(attribute: declaration.name, reason: error.reason)
         }
-        nullTokens = ByteWords(mapping.nullTokens ?? [], foldsCase: false)
-        trims = mapping.trim ?? (declaration.type != .string)
-        emptyIsNull = !target.acceptsEmptyText
+        rules = Rules(
+            target: target, nullTokens: ByteWords(mapping.nullTokens ?? [], foldsCase: false),
+            trims: mapping.trim ?? (declaration.type != .string))
         isConstant = mapping.value != nil
         defaultValue = try setupValue(mapping.defaultValue, option: "default value")
         constantValue = try setupValue(mapping.value, option: "constant value")
@@ -138,11 +154,12 @@ public struct ValueCoercer: Sendable {
             kind = .text
         case .text, .number, .bool: break
         }
-        let text = trims ? WhiteSpace.trimming(bytes) : bytes
-        if (text.isEmpty && emptyIsNull) || nullTokens.contains(text) { return .defaultValue }
-        if case .string = target { return .text(text) }
+        let rules = self.rules
+        let text = rules.trims ? WhiteSpace.trimming(bytes) : bytes
+        if (text.isEmpty && rules.emptyIsNull) || rules.nullTokens.contains(text) { return .defaultValue }
+        if case .string = rules.target { return .text(text) }
         do {
-            return .value(try target.value(from: text, kind: kind))
+            return .value(try rules.target.value(from: text, kind: kind))
         } catch {
             throw self.error(error, bytes: text, kind: kind)
         }
@@ -157,7 +174,7 @@ public struct ValueCoercer: Sendable {
         let value = bytes.map { CoercionError.truncated(String(decoding: $0, as: UTF8.self)) }
         let shown = value.map { kind == .text ? CoercionError.quoted($0) : $0 } ?? ""
         return CoercionError(
-            attribute: attributeName, value: value, reason: target.reason(for: problem, shown: shown))
+            attribute: attributeName, value: value, reason: rules.target.reason(for: problem, shown: shown))
     }
 
     /// A mapping option's text coerced at setup (with `defaultValue` as set so far).
