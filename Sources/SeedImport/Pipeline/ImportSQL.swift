@@ -235,18 +235,40 @@ enum ImportSQL {
 
     // MARK: - Resolving staged references
 
-    /// The staged rows of the relationship mapping `mapping` for new rows, each with `dest`,
-    /// the key of the destination its key names (NULL when none does).
-    static func resolved(mapping: Int, lookup: LookupColumns, staging: StagedReferences) -> String {
+    /// The table (in the connection's temporary schema) of the staged rows of new rows, each
+    /// with `dest`, the key of the destination its key names (NULL when none does).
+    static let resolvedTable = "temp.seedkit_import_resolved"
+
+    /// Creates ``resolvedTable`` empty (replacing one left from an earlier pass).
+    static let createResolved = """
+        DROP TABLE IF EXISTS \(resolvedTable);
+        CREATE TABLE \(resolvedTable)(mapping INTEGER NOT NULL, seq INTEGER NOT NULL, ref INTEGER NOT NULL,
+          owner INTEGER NOT NULL, ordinal INTEGER NOT NULL, dest INTEGER)
         """
-        SELECT s.seq AS seq, s.ref AS ref, s.owner AS owner, s.ordinal AS ordinal,
-          (SELECT d.\(lookup.keyColumn) FROM \(lookup.table) d WHERE \(lookup.matching(staging.keyColumns))
-           ORDER BY d.\(lookup.keyColumn) LIMIT 1) AS dest
-        FROM \(StagedReferences.table) s WHERE s.mapping = \(mapping) AND s.objects = 0
-        """
+
+    /// Fills ``resolvedTable`` with the staged rows of the relationship mapping `mapping` for
+    /// new rows and their destinations. The keys are looked up in key order, so that the
+    /// destination's index is read page after page rather than a page per key (a large table's
+    /// index does not fit the page cache).
+    static func resolve(mapping: Int, lookup: LookupColumns, staging: StagedReferences) -> String {
+        let keys = staging.keyColumns.joined(separator: ", ")
+        return """
+            INSERT INTO \(resolvedTable)(mapping, seq, ref, owner, ordinal, dest)
+            SELECT \(mapping), s.seq, s.ref, s.owner, s.ordinal,
+              (SELECT d.\(lookup.keyColumn) FROM \(lookup.table) d WHERE \(lookup.matching(staging.keyColumns))
+               ORDER BY d.\(lookup.keyColumn) LIMIT 1)
+            FROM (SELECT seq, ref, owner, ordinal, \(keys) FROM \(StagedReferences.table)
+                  WHERE mapping = \(mapping) AND objects = 0 ORDER BY \(keys)) s
+            """
     }
 
-    /// The statement linking the owners of `resolved` (see ``resolved(mapping:lookup:staging:)``)
+    /// The rows ``resolve(mapping:lookup:staging:)`` kept for `mapping`: `seq`, `ref`, `owner`,
+    /// `ordinal` and `dest`.
+    static func resolved(mapping: Int) -> String {
+        "SELECT seq, ref, owner, ordinal, dest FROM \(resolvedTable) WHERE mapping = \(mapping)"
+    }
+
+    /// The statement linking the owners of `resolved` (see ``resolved(mapping:)``)
     /// to their destinations through `relationship` of `owner` (nil for a relationship the row
     /// path does not write).
     static func link(_ relationship: ModelRelationship, of owner: ModelEntity, layout: StoreLayout, resolved: String)
@@ -294,13 +316,14 @@ enum ImportSQL {
     }
 
     /// The staged keys of new rows by the relationship mapping `mapping` that name no
-    /// destination, with their reference, owner and position, in staging order.
-    static func unresolved(mapping: Int, lookup: LookupColumns, staging: StagedReferences) -> String {
+    /// destination (``resolvedTable`` found none), with their reference, owner and position, in
+    /// staging order.
+    static func unresolved(mapping: Int, staging: StagedReferences) -> String {
         """
         SELECT s.seq, s.ref, s.entity, s.owner, \(staging.keyColumns.map { "s.\($0)" }.joined(separator: ", ")),
           s.file, s.line, s.col, s.byte, s.record
-        FROM \(StagedReferences.table) s WHERE s.mapping = \(mapping) AND s.objects = 0
-          AND NOT EXISTS (SELECT 1 FROM \(lookup.table) d WHERE \(lookup.matching(staging.keyColumns)))
+        FROM \(resolvedTable) r JOIN \(StagedReferences.table) s ON s.seq = r.seq
+        WHERE r.mapping = \(mapping) AND r.dest IS NULL
         ORDER BY s.seq
         """
     }

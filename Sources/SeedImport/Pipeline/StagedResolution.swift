@@ -1,8 +1,9 @@
 // The set-based pass over the references new rows staged during the load, once every row is
 // written and the store's indexes are built: destinations for `missing: create` keys that no
 // row has are created (in the order first referred to), then each relationship mapping's
-// staged keys become links in one statement (to-one columns, join rows with their positions,
-// members' columns), and what still names nothing is refused (`reject`) or dropped (`ignore`).
+// staged keys are looked up in key order into a temporary table, from which they become links in
+// one statement (to-one columns, join rows with their positions, members' columns), and what
+// still names nothing is refused (`reject`) or dropped (`ignore`).
 // Invariants: memory holds one chunk of keys, or the refused records up to the run's error
 // budget, never the staged references; the pass can run again after a kill (links are written
 // idempotently and the staged rows go only after the refused records are left out).
@@ -49,12 +50,15 @@ struct StagedResolution {
             if !creating.isEmpty { failedKeys[lookup] = try createMissing(lookup, mappings: creating) }
         }
         try context.writeRows { connection in
+            try connection.execute(ImportSQL.createResolved)
             for mapping in mappings {
                 let relationship = staging.mappings.relationships[mapping]
                 let columns = ImportSQL.LookupColumns(relationship.lookup, layout: layout)
-                let resolved = ImportSQL.resolved(mapping: mapping, lookup: columns, staging: staging)
+                try connection.execute(ImportSQL.resolve(mapping: mapping, lookup: columns, staging: staging))
                 let owner = staging.mappings.owners[mapping].entity
-                if let link = ImportSQL.link(relationship.relationship, of: owner, layout: layout, resolved: resolved) {
+                if let link = ImportSQL.link(
+                    relationship.relationship, of: owner, layout: layout, resolved: ImportSQL.resolved(mapping: mapping)
+                ) {
                     try connection.execute(link)
                 }
             }
@@ -76,6 +80,7 @@ struct StagedResolution {
             try connection.execute(
                 "DELETE FROM \(StagedReferences.table) WHERE objects = 0"
                     + (only == nil ? "" : " AND mapping IN (\(StoreLayout.list(mappings.map(Int64.init))))"))
+            try connection.execute("DROP TABLE IF EXISTS \(ImportSQL.resolvedTable)")
             for name in temporaryIndexes { try connection.execute("DROP INDEX IF EXISTS \(name)") }
         }
         return owners
@@ -147,11 +152,9 @@ struct StagedResolution {
     private func refused(_ mapping: Int, failedKeys: [KeyValue: RuleViolation]) throws -> [Refusal] {
         let relationship = staging.mappings.relationships[mapping]
         guard relationship.missing != .ignore else { return [] }
-        let columns = ImportSQL.LookupColumns(relationship.lookup, layout: layout)
         var refusals: [Refusal] = []
         try context.readRows { connection in
-            let query = try connection.prepare(
-                ImportSQL.unresolved(mapping: mapping, lookup: columns, staging: staging))
+            let query = try connection.prepare(ImportSQL.unresolved(mapping: mapping, staging: staging))
             var current: (ref: Int64, seq: Int64, owner: RowReference, keys: [KeyValue], position: SourcePositionParts)?
             func flush() {
                 guard let current else { return }
