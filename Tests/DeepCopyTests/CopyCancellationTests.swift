@@ -8,6 +8,7 @@ import Foundation
 import GraphStore
 import Synchronization
 import Testing
+import TestSupport
 
 @testable import DeepCopy
 
@@ -56,8 +57,7 @@ import Testing
             // awaiting task is cancelled, so the copy certainly stops half-way.
             guard let copied = report.entities["Item"]?.copied, copied > 0 else { return }
             continuation.yield(copied)
-            let deadline = Date().addingTimeInterval(30)
-            while !BlockingWork.isCancelled && Date() < deadline { usleep(1000) }
+            BlockingWork.waitForCancellation(atMost: 30)
         }
         let copy = Task { [options] in
             try await BlockingWork.run(name: "seedkit.copy-test") { _ in

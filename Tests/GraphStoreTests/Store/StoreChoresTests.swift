@@ -86,8 +86,7 @@ import TestSupport
         let work = Task {
             try await BlockingWork.run(name: "seedkit.test") { flag in
                 started.withLock { $0 = true }
-                let deadline = Date().addingTimeInterval(30)
-                while !BlockingWork.isCancelled && Date() < deadline { usleep(1000) }
+                BlockingWork.waitForCancellation(atMost: 30)
                 #expect(flag.isCancelled)
                 try BlockingWork.checkCancellation()
                 return "finished"

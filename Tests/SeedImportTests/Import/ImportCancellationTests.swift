@@ -4,6 +4,7 @@
 import Foundation
 import GraphStore
 import Testing
+import TestSupport
 
 @testable import SeedImport
 
@@ -47,8 +48,7 @@ import Testing
         options.onProgress = { step in
             guard step.records > 0 else { return }
             continuation.yield(step.records)
-            let deadline = Date().addingTimeInterval(60)
-            while !BlockingWork.isCancelled && Date() < deadline { usleep(1000) }
+            BlockingWork.waitForCancellation(atMost: 60)
         }
         let importer = try Importer(planFile: planFile, options: options)
         let task = Task { try await importer.run() }
