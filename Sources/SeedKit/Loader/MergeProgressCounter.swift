@@ -1,11 +1,10 @@
 // Turns a deep copy's per-batch reports into first-launch progress.
 import DeepCopy
-import Synchronization
 
 /// Numbers a merge's batches and counts the seed objects handled so far.
 final class MergeProgressCounter: Sendable {
     private let total: Int
-    private let steps = Mutex(0)
+    private let steps = ProgressSteps()
 
     /// A counter for a seed holding `total` objects.
     init(total: Int) {
@@ -16,10 +15,6 @@ final class MergeProgressCounter: Sendable {
     /// so far; batches that write links leave the count as it is).
     func update(_ report: CopyReport) -> SeedLoader.Progress {
         let objects = report.entities.values.reduce(0) { $0 + $1.copied + $1.matched + $1.skipped }
-        let step = steps.withLock { steps in
-            steps += 1
-            return steps
-        }
-        return SeedLoader.Progress(phase: .merging, completed: objects, total: total, step: step)
+        return SeedLoader.Progress(phase: .merging, completed: objects, total: total, step: steps.next())
     }
 }

@@ -8,7 +8,6 @@
 // no file; an import into the user's store is one run of its run journal (a killed one is
 // resumed, or undone, by the next import).
 import Foundation
-import Synchronization
 import GraphStore
 import SeedImport
 
@@ -67,13 +66,9 @@ struct SeedPlanImport {
         let model = try self.model ?? ValidatedPlan.model(for: plan.plan, store: importOptions.store)
         var importOptions = importOptions
         let emit = self.emit
-        let steps = Mutex(0)
+        let steps = ProgressSteps()
         importOptions.onProgress = { update in
-            let step = steps.withLock { steps in
-                steps += 1
-                return steps
-            }
-            emit(SeedLoader.Progress(phase: .importing, completed: update.records, total: nil, step: step))
+            emit(SeedLoader.Progress(phase: .importing, completed: update.records, total: nil, step: steps.next()))
         }
         let importer = Importer(plan: try ValidatedPlan(plan, model: model, path: planFile), options: importOptions)
         return try await importer.run()
