@@ -37,12 +37,8 @@ extension RecordStorage {
     /// a whole path, rather than one per node visited.
     @inline(__always)
     private func withWalker<R>(_ body: (PathWalker) -> R) -> R {
-        withUnsafeMutablePointers { header, elements in
-            let count = header.pointee.nodeCount
-            let bytes = UnsafeRawPointer(elements + count).assumingMemoryBound(to: UInt8.self)
-            return body(
-                PathWalker(
-                    nodes: NodeTable(base: elements, count: count), bytes: bytes, byteCount: header.pointee.byteCount))
+        withNodesAndBytes { nodes, bytes, byteCount in
+            body(PathWalker(nodes: nodes, bytes: bytes, byteCount: byteCount))
         }
     }
 }

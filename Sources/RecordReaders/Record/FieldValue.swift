@@ -76,16 +76,24 @@ public struct FieldValue: Sendable {
     /// The values of a list: the elements of a JSON array, or every match of a path that
     /// matched several values; a single value for anything else.
     public var elements: [FieldValue] {
-        if let matches { return matches.map { FieldValue(storage: storage, node: $0) } }
-        let entry = self.entry
-        guard entry.kind == .array else { return [self] }
         var result: [FieldValue] = []
+        forEachElement { result.append($0) }
+        return result
+    }
+
+    /// Calls `body` with each value of `elements`, in order, without making the array.
+    public func forEachElement<Failure: Error>(_ body: (FieldValue) throws(Failure) -> Void) throws(Failure) {
+        if let matches {
+            for match in matches { try body(FieldValue(storage: storage, node: match)) }
+            return
+        }
+        let entry = self.entry
+        guard entry.kind == .array else { return try body(self) }
         var child = node + 1
         while child < entry.end {
-            result.append(FieldValue(storage: storage, node: child))
+            try body(FieldValue(storage: storage, node: child))
             child = storage.nodes[Int(child)].end
         }
-        return result
     }
 
     /// The number of values in `elements`, counted without allocating.

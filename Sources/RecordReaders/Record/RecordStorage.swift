@@ -163,6 +163,17 @@ final class RecordStorage: ManagedBuffer<RecordHeader, Node> {
         withUnsafeMutablePointers { header, elements in NodeTable(base: elements, count: header.pointee.nodeCount) }
     }
 
+    /// Calls `body` with the node table, the start of the byte buffer and its size (valid
+    /// only inside `body`).
+    @inline(__always)
+    func withNodesAndBytes<R>(_ body: (NodeTable, UnsafePointer<UInt8>, Int) -> R) -> R {
+        withUnsafeMutablePointers { header, elements in
+            let count = header.pointee.nodeCount
+            let bytes = UnsafeRawPointer(elements + count).assumingMemoryBound(to: UInt8.self)
+            return body(NodeTable(base: elements, count: count), bytes, header.pointee.byteCount)
+        }
+    }
+
     /// Calls `body` with the bytes of `start ..< start + count`.
     @inline(__always)
     func withBytes<R>(
