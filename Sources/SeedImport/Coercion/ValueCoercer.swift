@@ -28,36 +28,56 @@ import RecordReaders
 /// ```
 public struct ValueCoercer: Sendable {
     /// The name of the attribute, for errors.
-    public let attributeName: String
+    public var attributeName: String { rules.attributeName }
     /// The value a missing or null source value gets (the mapping's `default`, coerced), if any.
-    public private(set) var defaultValue: AttributeValue?
+    public var defaultValue: AttributeValue? { rules.defaultValue }
     /// The mapping's constant `value`, coerced; nil when the mapping has none (see ``isConstant``)
     /// or when the constant is a null token without a default.
-    public private(set) var constantValue: AttributeValue?
+    public var constantValue: AttributeValue? { rules.constantValue }
     /// Whether the mapping gives a constant `value` instead of a field.
-    public let isConstant: Bool
+    public var isConstant: Bool { rules.isConstant }
     /// Whether a missing or null value gets a ``defaultValue`` (rather than nil).
-    public var hasDefault: Bool { defaultValue != nil }
+    public var hasDefault: Bool { rules.defaultValue != nil }
 
-    /// The compiled rules, shared by every copy: an importer copies a coercer out of its
-    /// mapping for every value, and a copy then costs one reference count, not one per array
-    /// and payload the rules hold.
+    /// Everything the coercer holds, shared by every copy: an importer copies a coercer out of
+    /// its mapping for every value, and a copy then costs one reference count, not one per
+    /// string, array and payload.
     private let rules: Rules
 
     /// What a value's bytes go through (see the pipeline above).
     private final class Rules: Sendable {
+        let attributeName: String
         let target: CoercionTarget
         let nullTokens: ByteWords
         let trims: Bool
         let emptyIsNull: Bool
+        let isConstant: Bool
+        let defaultValue: AttributeValue?
+        let constantValue: AttributeValue?
 
-        init(target: CoercionTarget, nullTokens: ByteWords, trims: Bool) {
+        init(
+            attributeName: String, target: CoercionTarget, nullTokens: ByteWords, trims: Bool, isConstant: Bool,
+            defaultValue: AttributeValue? = nil, constantValue: AttributeValue? = nil
+        ) {
+            self.attributeName = attributeName
             self.target = target
             self.nullTokens = nullTokens
             self.trims = trims
             emptyIsNull = !target.acceptsEmptyText
+            self.isConstant = isConstant
+            self.defaultValue = defaultValue
+            self.constantValue = constantValue
+        }
+
+        /// These rules with `defaultValue` and `constantValue`.
+        func with(defaultValue: AttributeValue?, constantValue: AttributeValue?) -> Rules {
+            Rules(
+                attributeName: attributeName, target: target, nullTokens: nullTokens, trims: trims,
+                isConstant: isConstant, defaultValue: defaultValue, constantValue: constantValue)
         }
     }
+
+    private init(rules: Rules) { self.rules = rules }
 
     /// Compiles the coercion of `attribute`'s values under `mapping`.
     ///
@@ -71,19 +91,21 @@ public struct ValueCoercer: Sendable {
 
     /// Compiles the coercion of the values of the attribute `declaration` under `mapping`.
     public init(declaration: AttributeDescription, mapping: AttributeMapping) throws(CoercionSetupError) {
-        attributeName = declaration.name
         let target: CoercionTarget
         do {
             target = try CoercionTarget(attribute: declaration, mapping: mapping)
         } catch {
             throw CoercionSetupError(attribute: declaration.name, reason: error.reason)
         }
-        rules = Rules(
-            target: target, nullTokens: ByteWords(mapping.nullTokens ?? [], foldsCase: false),
-            trims: mapping.trim ?? (declaration.type != .string))
-        isConstant = mapping.value != nil
-        defaultValue = try setupValue(mapping.defaultValue, option: "default value")
-        constantValue = try setupValue(mapping.value, option: "constant value")
+        // The default is coerced without a default, the constant with the default.
+        let bare = Rules(
+            attributeName: declaration.name, target: target,
+            nullTokens: ByteWords(mapping.nullTokens ?? [], foldsCase: false),
+            trims: mapping.trim ?? (declaration.type != .string), isConstant: mapping.value != nil)
+        let defaultValue = try ValueCoercer(rules: bare).setupValue(mapping.defaultValue, option: "default value")
+        let withDefault = bare.with(defaultValue: defaultValue, constantValue: nil)
+        let constantValue = try ValueCoercer(rules: withDefault).setupValue(mapping.value, option: "constant value")
+        rules = withDefault.with(defaultValue: defaultValue, constantValue: constantValue)
     }
 
     // MARK: - Coercing
@@ -177,7 +199,7 @@ public struct ValueCoercer: Sendable {
             attribute: attributeName, value: value, reason: rules.target.reason(for: problem, shown: shown))
     }
 
-    /// A mapping option's text coerced at setup (with `defaultValue` as set so far).
+    /// A mapping option's text coerced at setup (with the rules so far).
     private func setupValue(_ text: String?, option: String) throws(CoercionSetupError) -> AttributeValue? {
         guard let text else { return nil }
         do {

@@ -276,6 +276,16 @@ final class CompiledMapping: Sendable {
     let keyPositions: [Int]
     /// Whether each position of `attributes` holds a key attribute.
     private let keyFlags: [Bool]
+    /// Whether records of this mapping may hold nested records (a `nested:` relationship, or a
+    /// reference whose field may hold records instead of keys).
+    let nestsRecords: Bool
+    /// The field paths of the attributes, the run identity and the relationships, in that order,
+    /// looked up together in each top-level record.
+    let fieldLookup: FieldLookup
+    /// Where each attribute's, the run identity's and each relationship's paths start in `fieldLookup`.
+    let attributeFields: [Int]
+    let identityFields: Int
+    let relationshipFields: [Int]
 
     init(
         number: Int, entity: ModelEntity, keyLookup: LookupID?, keyAttributes: [CompiledAttribute],
@@ -298,6 +308,19 @@ final class CompiledMapping: Sendable {
         let keyPositions = keyAttributes.compactMap { key in attributes.firstIndex { $0 === key } }
         self.keyPositions = keyPositions
         keyFlags = attributes.indices.map { keyPositions.contains($0) }
+        nestsRecords = relationships.contains { !$0.nestedMappings.isEmpty }
+        var paths: [FieldPath] = []
+        attributeFields = attributes.map { attribute in
+            defer { paths += attribute.fields }
+            return paths.count
+        }
+        identityFields = paths.count
+        paths += identityKey?.fields ?? []
+        relationshipFields = relationships.map { relationship in
+            defer { paths += relationship.fields }
+            return paths.count
+        }
+        fieldLookup = FieldLookup(paths)
     }
 
     /// The names of the key's attributes and relationships, in key order (for messages).

@@ -212,9 +212,10 @@ struct PreparedBatch: Sendable {
         boxed.removeSubrange(mark.boxed...)
     }
 
-    /// Adds a key of `parts` (with its canonical bytes and hash) and returns its position.
+    /// Adds a key of `parts` (with its canonical bytes and hash) and returns its position
+    /// (a single part as `CollectionOfOne`, which costs no array).
     @discardableResult
-    mutating func append(key parts: [FlatValue]) -> Int32 {
+    mutating func append<Parts: Collection<FlatValue>>(key parts: Parts) -> Int32 {
         let firstByte = keyBytes.count
         for part in parts { KeyEncoding.append(part, text: text, boxed: boxed, to: &keyBytes) }
         let hash = keyBytes.withUnsafeBytes { KeyEncoding.hash(UnsafeRawBufferPointer(rebasing: $0[firstByte...])) }

@@ -12,12 +12,19 @@ import RecordReaders
 
 /// Prepares records into batches.
 struct RecordPreparer {
+    /// The fields of the last top-level record, found in one pass (reused from record to record).
+    private var matches = FieldMatches()
+
     /// Prepares the top-level `record` for `mapping` into `batch`: its entry, or its error.
-    func prepare(_ record: SourceRecord, mapping: CompiledMapping, into batch: inout PreparedBatch) {
+    mutating func prepare(_ record: SourceRecord, mapping: CompiledMapping, into batch: inout PreparedBatch) {
         let mark = batch.mark
         batch.records.append(record)
         do {
-            batch.recordEntries.append(try prepare(record, mapping: mapping, in: &batch))
+            // A mapping with `entityField` prepares nothing itself: the entity the record names does.
+            let target = try mapping.routes?.mapping(for: record) ?? mapping
+            matches.find(target.fieldLookup, in: record)
+            let fields = RecordFields(record: record, mapping: target, found: matches)
+            batch.recordEntries.append(try prepare(fields, in: &batch))
         } catch {
             batch.cut(to: mark)
             batch.failures[batch.records.count - 1] = error
@@ -25,12 +32,18 @@ struct RecordPreparer {
         }
     }
 
-    /// Prepares `record` (top-level or nested) and returns its entry's position.
+    /// Prepares a nested `record` for `mapping` and returns its entry's position.
     private func prepare(_ record: SourceRecord, mapping: CompiledMapping, in batch: inout PreparedBatch)
         throws(RecordError) -> Int32
     {
-        // A mapping with `entityField` prepares nothing itself: the entity the record names does.
-        if let routes = mapping.routes { return try prepare(record, mapping: routes.mapping(for: record), in: &batch) }
+        let target = try mapping.routes?.mapping(for: record) ?? mapping
+        return try prepare(RecordFields(record: record, mapping: target, found: nil), in: &batch)
+    }
+
+    /// Prepares the record of `fields` and returns its entry's position.
+    private func prepare(_ fields: RecordFields, in batch: inout PreparedBatch) throws(RecordError) -> Int32 {
+        let record = fields.record
+        let mapping = fields.mapping
         let entryIndex = Int32(batch.entries.count)
         let firstValue = batch.values.count
         batch.entries.append(
@@ -44,29 +57,39 @@ struct RecordPreparer {
         var hasKey = !mapping.keyPositions.isEmpty || !mapping.keyRelationships.isEmpty
         for position in mapping.keyPositions {
             let attribute = mapping.attributes[position]
+            let start = mapping.attributeFields[position]
             if mapping.keyIsOptional || mapping.keyIsUniqueConstraint {
-                let value = try coerce(attribute, in: record, into: &batch)
+                let value = try coerce(attribute, at: start, of: fields, into: &batch)
                 if value.isNil { hasKey = false }
                 batch.values[firstValue + position] = value
             } else {
-                batch.values[firstValue + position] = try keyPart(attribute, of: mapping, in: record, into: &batch)
+                batch.values[firstValue + position] = try keyPart(attribute, at: start, of: fields, into: &batch)
             }
         }
         if let identity = mapping.identityKey {
-            batch.entries[Int(entryIndex)].key = batch.append(
-                key: [try keyPart(identity, of: mapping, in: record, into: &batch)])
+            let identityPart = try keyPart(identity, at: mapping.identityFields, of: fields, into: &batch)
+            batch.entries[Int(entryIndex)].key = batch.append(key: CollectionOfOne(identityPart))
         }
         for (position, attribute) in mapping.attributes.enumerated() where !mapping.isKeyPosition(position) {
-            batch.values[firstValue + position] = try coerce(attribute, in: record, into: &batch)
+            batch.values[firstValue + position] = try coerce(
+                attribute, at: mapping.attributeFields[position], of: fields, into: &batch)
         }
         if hasKey && mapping.keyRelationships.isEmpty {
-            batch.entries[Int(entryIndex)].key = batch.append(
-                key: mapping.keyPositions.map { batch.values[firstValue + $0] })
+            let positions = mapping.keyPositions
+            batch.entries[Int(entryIndex)].key =
+                positions.count == 1
+                ? batch.append(key: CollectionOfOne(batch.values[firstValue + positions[0]]))
+                : batch.append(key: positions.map { batch.values[firstValue + $0] })
         }
-        var references: [FlatReference] = []
+        // A record's references are contiguous in the batch: appended there as they come, unless
+        // records nested in it (which append their own) may come between them.
+        let firstReference = batch.references.count
+        var heldReferences: [FlatReference] = []
         var groups: [NestedGroup] = []
-        for relationship in mapping.relationships {
-            guard let value = record[first: relationship.fields] else { continue }
+        for (position, relationship) in mapping.relationships.enumerated() {
+            guard let value = fields.value(relationship.fields, at: mapping.relationshipFields[position]) else {
+                continue
+            }
             switch relationship.source {
             case .reference(_, let coercers, let matchNames, _, let split):
                 if let nesting = relationship.dataNesting, let records = dataRecords(value) {
@@ -102,10 +125,13 @@ struct RecordPreparer {
                             "\(mapping.entity.name).\(relationship.relationship.name) is a to-one relationship but the field holds \(count) keys"
                     )
                 }
-                references.append(
-                    FlatReference(
-                        relationship: Int32(relationship.number), firstKey: firstKey, keyCount: count,
-                        place: value.place))
+                let reference = FlatReference(
+                    relationship: Int32(relationship.number), firstKey: firstKey, keyCount: count, place: value.place)
+                if mapping.nestsRecords {
+                    heldReferences.append(reference)
+                } else {
+                    batch.references.append(reference)
+                }
             case .nested(let nestedMapping):
                 let records = nestedRecords(value)
                 groups.append(
@@ -114,13 +140,15 @@ struct RecordPreparer {
                         value: value, in: &batch))
             }
         }
+        let references = mapping.nestsRecords ? batch.references.count : firstReference
+        batch.references.append(contentsOf: heldReferences)
+        batch.entries[Int(entryIndex)].firstReference = Int32(references)
+        batch.entries[Int(entryIndex)].referenceCount = Int32(batch.references.count - references)
         if hasKey && !mapping.keyRelationships.isEmpty {
             batch.entries[Int(entryIndex)].key = try keyThroughReferences(
-                record, mapping: mapping, values: firstValue, references: references, in: &batch)
+                record, mapping: mapping, values: firstValue, references: references..<batch.references.count,
+                in: &batch)
         }
-        batch.entries[Int(entryIndex)].firstReference = Int32(batch.references.count)
-        batch.entries[Int(entryIndex)].referenceCount = Int32(references.count)
-        batch.references.append(contentsOf: references)
         batch.entries[Int(entryIndex)].firstGroup = Int32(batch.groups.count)
         batch.entries[Int(entryIndex)].groupCount = Int32(groups.count)
         batch.groups.append(contentsOf: groups)
@@ -129,31 +157,34 @@ struct RecordPreparer {
 
     // MARK: - Values
 
-    /// The value of the key attribute `attribute` (or the run identity) for `record`.
+    /// The value of the key attribute `attribute` (or the run identity), whose paths start at
+    /// `start` in the mapping's lookup, for the record of `fields`.
     private func keyPart(
-        _ attribute: CompiledAttribute, of mapping: CompiledMapping, in record: SourceRecord,
-        into batch: inout PreparedBatch
+        _ attribute: CompiledAttribute, at start: Int, of fields: RecordFields, into batch: inout PreparedBatch
     ) throws(RecordError) -> FlatValue {
-        let value = try coerce(attribute, in: record, into: &batch)
+        let value = try coerce(attribute, at: start, of: fields, into: &batch)
         guard !value.isNil else {
             throw RecordError(
-                position: fieldPosition(attribute.fields, in: record), field: attribute.field?.text ?? attribute.name,
-                message: "the key attribute \(mapping.entity.name).\(attribute.name) has no value")
+                position: fields.value(attribute.fields, at: start)?.position ?? fields.record.position,
+                field: attribute.field?.text ?? attribute.name,
+                message: "the key attribute \(fields.mapping.entity.name).\(attribute.name) has no value")
         }
         return value
     }
 
     /// The key of a record whose key names relationships: its key attributes' values, then the
-    /// destination key of each key relationship's reference (`references`, the record's).
+    /// destination key of each key relationship's reference (`references`: the record's, in the batch).
     private func keyThroughReferences(
-        _ record: SourceRecord, mapping: CompiledMapping, values firstValue: Int, references: [FlatReference],
+        _ record: SourceRecord, mapping: CompiledMapping, values firstValue: Int, references: Range<Int>,
         in batch: inout PreparedBatch
     ) throws(RecordError) -> Int32 {
         var parts = mapping.keyPositions.map { batch.values[firstValue + $0] }
         for position in mapping.keyRelationships {
             let relationship = mapping.relationships[position]
             guard
-                let reference = references.first(where: { $0.relationship == Int32(relationship.number) }),
+                let reference = batch.references[references].first(where: {
+                    $0.relationship == Int32(relationship.number)
+                }),
                 reference.keyCount == 1
             else {
                 throw RecordError(
@@ -166,13 +197,14 @@ struct RecordPreparer {
         return batch.append(key: parts)
     }
 
-    /// The attribute's value for `record`: `.absent` to leave the attribute alone (its field is
-    /// absent and it has no default).
-    private func coerce(_ attribute: CompiledAttribute, in record: SourceRecord, into batch: inout PreparedBatch)
-        throws(RecordError) -> FlatValue
-    {
+    /// The value of `attribute`, whose paths start at `start` in the mapping's lookup, for the
+    /// record of `fields`: `.absent` to leave the attribute alone (its field is absent and it has
+    /// no default).
+    private func coerce(
+        _ attribute: CompiledAttribute, at start: Int, of fields: RecordFields, into batch: inout PreparedBatch
+    ) throws(RecordError) -> FlatValue {
         guard let field = attribute.field else { return batch.flat(attribute.constant) }
-        guard let value = record[first: attribute.fields] else {
+        guard let value = fields.value(attribute.fields, at: start) else {
             return attribute.coercer.hasDefault ? batch.flat(attribute.coercer.defaultValue) : .absent
         }
         do throws(CoercionError) {
@@ -209,7 +241,7 @@ struct RecordPreparer {
         to batch: inout PreparedBatch
     ) throws(RecordError) {
         if value.kind == .list {
-            for item in value.elements {
+            try value.forEachElement { item throws(RecordError) in
                 try appendKeys(
                     of: item, coercers: coercers, matchNames: matchNames, split: split, field: field, to: &batch)
             }
@@ -245,7 +277,7 @@ struct RecordPreparer {
                     case nil:
                         let part = flat(
                             try coercer.coerceInPlace(utf8: bytes, kind: kind), coercer: coercer, in: &batch)
-                        if !part.isNil { batch.append(key: [part]) }
+                        if !part.isNil { batch.append(key: CollectionOfOne(part)) }
                     }
                 }
             }.get()
@@ -274,7 +306,7 @@ struct RecordPreparer {
             if index > start {
                 let part = UnsafeBufferPointer(rebasing: bytes[start..<index])
                 let value = flat(try coercer.coerceInPlace(utf8: part, kind: .text), coercer: coercer, in: &batch)
-                if !value.isNil { batch.append(key: [value]) }
+                if !value.isNil { batch.append(key: CollectionOfOne(value)) }
             }
             index += max(1, separatorBytes.count)
             start = index
@@ -298,7 +330,7 @@ struct RecordPreparer {
             if end > start {
                 let part = UnsafeBufferPointer(rebasing: bytes[start..<end])
                 let value = flat(try coercer.coerceInPlace(utf8: part, kind: .text), coercer: coercer, in: &batch)
-                if !value.isNil { batch.append(key: [value]) }
+                if !value.isNil { batch.append(key: CollectionOfOne(value)) }
             }
             index = max(end + suffix.count, start + 1)
         }
@@ -397,5 +429,19 @@ struct RecordPreparer {
 
     private func fieldPosition(_ fields: [FieldPath], in record: SourceRecord) -> SourcePosition {
         record[first: fields]?.position ?? record.position
+    }
+}
+
+/// A record and where its fields are read: through its mapping's lookup, all found in one pass
+/// (a top-level record), or path by path (a nested record).
+private struct RecordFields {
+    let record: SourceRecord
+    let mapping: CompiledMapping
+    let found: FieldMatches?
+
+    /// The value of the first of `paths` the record has; they start at `start` in the mapping's lookup.
+    func value(_ paths: [FieldPath], at start: Int) -> FieldValue? {
+        guard let found else { return record[first: paths] }
+        return found.first(start..<start + paths.count, of: mapping.fieldLookup, in: record)
     }
 }

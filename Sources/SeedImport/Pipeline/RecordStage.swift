@@ -122,7 +122,7 @@ final class RecordStage: Sendable {
     private func produce(
         input: RecordInput, batchSize: Int, skip: Int, mapping: CompiledMapping, objects: ObjectForm?
     ) {
-        let preparer = RecordPreparer()
+        var preparer = RecordPreparer()
         var batch = PreparedBatch()
         do throws(RecordReaderError) {
             var feed = try input.open()

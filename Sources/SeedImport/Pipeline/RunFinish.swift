@@ -75,7 +75,7 @@ struct RunFinish {
     /// batch they came in), each batch in one transaction that also forgets them.
     private func applySetAside() throws {
         let context = target.context
-        let preparer = RecordPreparer()
+        var preparer = RecordPreparer()
         while let next = try context.readRows({ try SetAsideRecords.nextBatch(on: $0) }) {
             try cancellation.check()
             let source = next.records[0].source
