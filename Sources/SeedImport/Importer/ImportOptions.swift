@@ -38,6 +38,11 @@ public struct ImportOptions: Sendable {
     /// comparing them with their stored rows in set-based queries (re-runs); false sends every
     /// record of a store that holds data through objects. Both give the same store and report.
     public var comparesStoredRows = true
+    /// Whether JSON, NDJSON and XML sources are parsed on a thread of their own, ahead of the
+    /// thread that prepares their records (``RecordReaders/ReaderOptions/readAhead``); nil, the
+    /// default: only on a machine with three cores or more (or as `SEEDKIT_READ_AHEAD=1|0` says).
+    /// Both give the same store and report.
+    public var readsAhead: Bool?
     /// Called on the import's thread with every progress update, before ``Importer/progress``
     /// yields it: keep it short. Unlike the stream, it sees every update at the moment it happens.
     public var onProgress: (@Sendable (ImportProgress) -> Void)?

@@ -146,8 +146,18 @@ final class ImportRun {
 
     /// The reader options of the source numbered `index`.
     private func readerOptions(_ index: Int) -> ReaderOptions {
-        Self.readerOptions(of: plan, source: index)
+        var options = Self.readerOptions(of: plan, source: index)
+        options.readAhead = options.readAhead && (self.options.readsAhead ?? Self.readsAheadByDefault)
+        return options
     }
+
+    /// Whether sources are parsed ahead when ``ImportOptions/readsAhead`` does not say:
+    /// `SEEDKIT_READ_AHEAD` (1 or 0) when set, else only with three cores or more. On two, the
+    /// writing and reader threads keep both busy, and a third thread competing with them costs
+    /// more (records built on one core and prepared on another) than it overlaps.
+    private static let readsAheadByDefault =
+        (ProcessInfo.processInfo.environment["SEEDKIT_READ_AHEAD"].flatMap { Int($0) }).map { $0 != 0 }
+        ?? (ProcessInfo.processInfo.activeProcessorCount > 2)
 
     private static func readerOptions(of plan: ImportPlan, source index: Int) -> ReaderOptions {
         let source = plan.sources[index]
