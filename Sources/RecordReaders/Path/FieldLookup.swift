@@ -16,97 +16,135 @@
 ///     print(matches.value(0, of: lookup, in: item)?.string ?? "", matches.value(1, of: lookup, in: item)?.string ?? "")
 /// }
 /// ```
-public struct FieldLookup: Sendable {
+// A class, so that handing it to each lookup costs one reference count, not one per array.
+public final class FieldLookup: Sendable {
     /// The paths, in the order given.
     public let paths: [FieldPath]
-    /// Per path: the child or attribute name it looks for, or nil when it is evaluated on its own.
-    private let names: [[UInt8]?]
-    private let isAttribute: [Bool]
+    /// Per path: where its name lies in `nameBytes`, or a count of 0 when it is evaluated on its own.
+    private let entries: [Entry]
+    private let nameBytes: [UInt8]
     /// Paths by bucket: `bucketPaths[bucketStarts[b] ..< bucketStarts[b + 1]]`.
     private let bucketStarts: [Int32]
     private let bucketPaths: [Int32]
     /// Whether any path is looked up in the pass.
     let hasNames: Bool
 
+    /// The child or attribute name a path looks for.
+    private struct Entry {
+        var nameStart: Int32 = 0
+        var nameCount: Int32 = 0
+        var isAttribute = false
+    }
+
     static let bucketCount = 64
 
     /// The bucket of a name of `count` bytes starting with `first`.
     @inline(__always)
-    static func bucket(count: Int, first: UInt8) -> Int {
+    private static func bucket(count: Int, first: UInt8) -> Int {
         (count &* 7 &+ Int(first)) & (bucketCount - 1)
     }
 
     /// Looks up `paths` together.
     public init(_ paths: [FieldPath]) {
         self.paths = paths
-        var names: [[UInt8]?] = []
-        var isAttribute: [Bool] = []
-        for path in paths {
+        var entries: [Entry] = []
+        var nameBytes: [UInt8] = []
+        var buckets = Array(repeating: [Int32](), count: Self.bucketCount)
+        for (index, path) in paths.enumerated() {
+            var entry = Entry()
             switch path.steps.count == 1 ? path.steps[0] : .this {
             case .child(let name) where !name.isEmpty:
-                names.append(name)
-                isAttribute.append(false)
+                entry = Entry(nameStart: Int32(nameBytes.count), nameCount: Int32(name.count), isAttribute: false)
+                nameBytes += name
             case .attribute(let name) where !name.isEmpty:
-                names.append(name)
-                isAttribute.append(true)
+                entry = Entry(nameStart: Int32(nameBytes.count), nameCount: Int32(name.count), isAttribute: true)
+                nameBytes += name
             default:
-                names.append(nil)
-                isAttribute.append(false)
+                break
             }
-        }
-        var buckets = Array(repeating: [Int32](), count: Self.bucketCount)
-        for (index, name) in names.enumerated() {
-            guard let name, let first = name.first else { continue }
-            buckets[Self.bucket(count: name.count, first: first)].append(Int32(index))
+            if entry.nameCount > 0 {
+                buckets[Self.bucket(count: Int(entry.nameCount), first: nameBytes[Int(entry.nameStart)])]
+                    .append(Int32(index))
+            }
+            entries.append(entry)
         }
         var starts: [Int32] = [0]
         for bucket in buckets { starts.append(starts[starts.count - 1] + Int32(bucket.count)) }
-        self.names = names
-        self.isAttribute = isAttribute
+        self.entries = entries
+        self.nameBytes = nameBytes
         bucketStarts = starts
         bucketPaths = buckets.flatMap { $0 }
-        hasNames = names.contains { $0 != nil }
+        hasNames = !nameBytes.isEmpty
     }
 
     /// The number of paths.
     public var count: Int { paths.count }
 
     /// Whether path `index` is looked up in the pass.
-    func isLookedUp(_ index: Int) -> Bool { names[index] != nil }
+    func isLookedUp(_ index: Int) -> Bool { entries[index].nameCount > 0 }
 
-    /// Calls `match` with each path that names `node`, a node of the record whose `byteCount`
-    /// bytes start at `bytes`.
-    @inline(__always)
-    func forEachPath(naming node: Node, bytes: UnsafePointer<UInt8>, byteCount: Int, _ match: (Int) -> Void) {
-        let count = Int(node.nameCount)
-        guard count > 0, node.nameStart >= 0, Int(node.nameStart) + count <= byteCount else { return }
-        let stored = bytes + Int(node.nameStart)
-        let bucket = Self.bucket(count: count, first: stored.pointee)
-        let isAttributeNode = node.kind == .attribute
-        for slot in Int(bucketStarts[bucket])..<Int(bucketStarts[bucket + 1]) {
-            let index = Int(bucketPaths[slot])
-            guard isAttribute[index] == isAttributeNode, let name = names[index], name.count == count else {
-                continue
-            }
-            let equal = name.withUnsafeBufferPointer { wanted in
-                var position = 0
-                while position < count {
-                    if stored[position] != wanted[position] { return false }
-                    position &+= 1
+    /// Records in `matches` (one per path) the direct children of node `root` of a record's
+    /// `nodes` (whose `byteCount` bytes start at `bytes`) that each path names.
+    func match(
+        childrenOf root: Int32, nodes: NodeTable, bytes: UnsafePointer<UInt8>, byteCount: Int,
+        into matches: UnsafeMutableBufferPointer<FieldMatches.Match>
+    ) {
+        entries.withUnsafeBufferPointer { entries in
+            nameBytes.withUnsafeBufferPointer { names in
+                guard let names = names.baseAddress else { return }
+                bucketStarts.withUnsafeBufferPointer { starts in
+                    bucketPaths.withUnsafeBufferPointer { bucketPaths in
+                        let end = nodes[Int(root)].end
+                        var child = root + 1
+                        while child < end {
+                            let node = nodes[Int(child)]
+                            let count = Int(node.nameCount)
+                            if count > 0, node.nameStart >= 0, Int(node.nameStart) + count <= byteCount {
+                                let stored = bytes + Int(node.nameStart)
+                                let bucket = Self.bucket(count: count, first: stored.pointee)
+                                let isAttribute = node.kind == .attribute
+                                for slot in Int(starts[bucket])..<Int(starts[bucket + 1]) {
+                                    let index = Int(bucketPaths[slot])
+                                    let entry = entries[index]
+                                    guard entry.isAttribute == isAttribute, Int(entry.nameCount) == count,
+                                        Self.equal(stored, names + Int(entry.nameStart), count: count)
+                                    else { continue }
+                                    if matches[index].first < 0 { matches[index].first = child }
+                                    matches[index].count += 1
+                                }
+                            }
+                            child = node.end
+                        }
+                    }
                 }
-                return true
             }
-            if equal { match(index) }
         }
+    }
+}
+
+extension FieldLookup {
+    /// Whether the `count` bytes at `lhs` and `rhs` are equal (names are short: compared inline).
+    @inline(__always)
+    fileprivate static func equal(_ lhs: UnsafePointer<UInt8>, _ rhs: UnsafePointer<UInt8>, count: Int) -> Bool {
+        var position = 0
+        while position < count {
+            if lhs[position] != rhs[position] { return false }
+            position &+= 1
+        }
+        return true
     }
 }
 
 /// What a ``FieldLookup`` found in one record: reused from record to record.
 public struct FieldMatches: Sendable {
-    /// Per path: the first child it names, or -1.
-    private var first: [Int32] = []
-    /// Per path: how many children it names.
-    private var counts: [Int32] = []
+    /// What one path names among a record's children: the first, and how many.
+    struct Match: Sendable {
+        var first: Int32 = -1
+        var count: Int32 = 0
+    }
+
+    /// Per path of the lookup last used.
+    private var matches: [Match] = []
     /// Whether the last record was looked up in a pass (an element or object), else every path
     /// is evaluated on its own.
     private var scanned = false
@@ -116,33 +154,17 @@ public struct FieldMatches: Sendable {
 
     /// Looks up `lookup`'s paths in `record`, forgetting the previous record's.
     public mutating func find(_ lookup: FieldLookup, in record: SourceRecord) {
-        let count = lookup.count
-        if first.count != count {
-            first = Array(repeating: -1, count: count)
-            counts = Array(repeating: 0, count: count)
-        } else {
-            for index in 0..<count {
-                first[index] = -1
-                counts[index] = 0
-            }
-        }
+        if matches.count != lookup.count { matches = Array(repeating: Match(), count: lookup.count) }
         let root = record.root
         let storage = record.storage
         let kind = storage.nodes[Int(root)].kind
-        scanned = lookup.hasNames && (kind == .element || kind == .object)
-        guard scanned else { return }
-        storage.withNodesAndBytes { nodes, bytes, byteCount in
-            let end = nodes[Int(root)].end
-            var child = root + 1
-            while child < end {
-                let node = nodes[Int(child)]
-                if node.hasName {
-                    lookup.forEachPath(naming: node, bytes: bytes, byteCount: byteCount) { index in
-                        if first[index] < 0 { first[index] = child }
-                        counts[index] += 1
-                    }
-                }
-                child = node.end
+        let scanned = lookup.hasNames && (kind == .element || kind == .object)
+        self.scanned = scanned
+        matches.withUnsafeMutableBufferPointer { matches in
+            matches.update(repeating: Match())
+            guard scanned else { return }
+            storage.withNodesAndBytes { nodes, bytes, byteCount in
+                lookup.match(childrenOf: root, nodes: nodes, bytes: bytes, byteCount: byteCount, into: matches)
             }
         }
     }
@@ -150,10 +172,11 @@ public struct FieldMatches: Sendable {
     /// The value of path `index` of `lookup` in `record`, the record last given to `find`:
     /// what `record.value(at: lookup.paths[index])` gives.
     public func value(_ index: Int, of lookup: FieldLookup, in record: SourceRecord) -> FieldValue? {
-        guard scanned, lookup.isLookedUp(index), counts[index] <= 1 else {
+        guard scanned, lookup.isLookedUp(index), matches[index].count <= 1 else {
             return record.value(at: lookup.paths[index])
         }
-        return counts[index] == 0 ? nil : FieldValue(storage: record.storage, node: first[index])
+        let match = matches[index]
+        return match.count == 0 ? nil : FieldValue(storage: record.storage, node: match.first)
     }
 
     /// The value of the first of paths `indices` the record has (see ``value(_:of:in:)``).

@@ -268,11 +268,11 @@ struct XMLRecordAssembler {
     /// of an attribute value as the reference `&#38;` (its tree builder decodes it later), so
     /// it is decoded here; all other references arrive decoded.
     private mutating func appendAttributeValue(_ start: UnsafePointer<xmlChar>, count: Int) {
-        let value = UnsafeBufferPointer(start: start, count: count)
-        guard value.contains(UInt8(ascii: "&")) else {
+        guard count > 0, memchr(start, Int32(UInt8(ascii: "&")), count) != nil else {
             builder.append(start, count: count)
             return
         }
+        let value = UnsafeBufferPointer(start: start, count: count)
         let reference = Array("&#38;".utf8)
         var index = 0
         while index < count {

@@ -203,7 +203,7 @@ struct RecordPreparer {
     private func coerce(
         _ attribute: CompiledAttribute, at start: Int, of fields: RecordFields, into batch: inout PreparedBatch
     ) throws(RecordError) -> FlatValue {
-        guard let field = attribute.field else { return batch.flat(attribute.constant) }
+        guard !attribute.fields.isEmpty else { return batch.flat(attribute.constant) }
         guard let value = fields.value(attribute.fields, at: start) else {
             return attribute.coercer.hasDefault ? batch.flat(attribute.coercer.defaultValue) : .absent
         }
@@ -218,7 +218,8 @@ struct RecordPreparer {
             }
             return try coerced.get()
         } catch {
-            throw RecordError(position: value.position, field: field.text, value: value.string, message: error.reason)
+            throw RecordError(
+                position: value.position, field: attribute.fields[0].text, value: value.string, message: error.reason)
         }
     }
 
@@ -237,30 +238,32 @@ struct RecordPreparer {
 
     /// Adds the keys a reference field names (a single value is read in place, without a list).
     private func appendKeys(
-        _ value: FieldValue, coercers: [ValueCoercer], matchNames: [String], split: KeySplit?, field: String,
+        _ value: FieldValue, coercers: [ValueCoercer], matchNames: [String], split: KeySplit?,
+        field: @autoclosure () -> String,
         to batch: inout PreparedBatch
     ) throws(RecordError) {
         if value.kind == .list {
             try value.forEachElement { item throws(RecordError) in
                 try appendKeys(
-                    of: item, coercers: coercers, matchNames: matchNames, split: split, field: field, to: &batch)
+                    of: item, coercers: coercers, matchNames: matchNames, split: split, field: field(), to: &batch)
             }
         } else {
             try appendKeys(
-                of: value, coercers: coercers, matchNames: matchNames, split: split, field: field, to: &batch)
+                of: value, coercers: coercers, matchNames: matchNames, split: split, field: field(), to: &batch)
         }
     }
 
     /// Adds the keys one value of a reference field names (several when `split`).
     private func appendKeys(
-        of item: FieldValue, coercers: [ValueCoercer], matchNames: [String], split: KeySplit?, field: String,
+        of item: FieldValue, coercers: [ValueCoercer], matchNames: [String], split: KeySplit?,
+        field: @autoclosure () -> String,
         to batch: inout PreparedBatch
     ) throws(RecordError) {
         // A null or empty reference means "no destination".
         let kind = item.kind
         if kind == .null || (kind == .text && item.byteCount == 0) { return }
         if coercers.count > 1 {
-            let parts = try compositeKey(item, coercers: coercers, matchNames: matchNames, field: field, in: &batch)
+            let parts = try compositeKey(item, coercers: coercers, matchNames: matchNames, field: field(), in: &batch)
             batch.append(key: parts)
             return
         }
@@ -282,7 +285,7 @@ struct RecordPreparer {
                 }
             }.get()
         } catch {
-            throw RecordError(position: item.position, field: field, value: item.string, message: error.reason)
+            throw RecordError(position: item.position, field: field(), value: item.string, message: error.reason)
         }
     }
 
