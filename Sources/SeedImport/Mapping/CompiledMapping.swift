@@ -203,6 +203,8 @@ final class CompiledRelationship: Sendable {
     let missing: MissingPolicy
     /// For a reference: the records its field may hold instead of keys (nil: keys only).
     let dataNesting: DataNesting?
+    /// For a reference: how its field's values become keys (nil for a nested relationship).
+    let keyReading: KeyReading?
 
     /// Why a reference to `key` is refused when no destination has it (`missing: reject`):
     /// `no Customer with customerID = "ALFKI" for relationship customer (missing: reject)`.
@@ -230,13 +232,30 @@ final class CompiledRelationship: Sendable {
         self.members = members
         self.dataNesting = dataNesting
         switch source {
-        case .reference(let lookup, _, _, let missing, _):
+        case .reference(let lookup, let coercers, let matchNames, let missing, let split):
             self.lookup = lookup
             self.missing = missing
+            keyReading = KeyReading(coercers: coercers, matchNames: matchNames, split: split)
         case .nested:
             lookup = LookupID(entityIndex: relationship.destinationIndex, slots: [])
             missing = .ignore
+            keyReading = nil
         }
+    }
+}
+
+/// How a reference field's values become destination keys: a coercer per key part (the
+/// attributes `matchNames` names), and how one text holds several keys. A class, so that
+/// preparing a record hands it on with one reference count.
+final class KeyReading: Sendable {
+    let coercers: [ValueCoercer]
+    let matchNames: [String]
+    let split: KeySplit?
+
+    init(coercers: [ValueCoercer], matchNames: [String], split: KeySplit?) {
+        self.coercers = coercers
+        self.matchNames = matchNames
+        self.split = split
     }
 }
 

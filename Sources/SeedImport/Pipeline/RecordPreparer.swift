@@ -90,54 +90,52 @@ struct RecordPreparer {
             guard let value = fields.value(relationship.fields, at: mapping.relationshipFields[position]) else {
                 continue
             }
-            switch relationship.source {
-            case .reference(_, let coercers, let matchNames, _, let split):
-                if let nesting = relationship.dataNesting, let records = dataRecords(value) {
-                    let mappings = try records.map { nestedRecord throws(RecordError) in
-                        guard let nestedMapping = nesting.mapping(for: nestedRecord) else {
-                            throw RecordError(
-                                position: nestedRecord.position, field: relationship.field.text,
-                                message: "the nested record names no entity that \(mapping.entity.name)."
-                                    + "\(relationship.relationship.name) can hold")
-                        }
-                        return nestedMapping
-                    }
-                    groups.append(
-                        try group(
-                            records, mappings: mappings, of: relationship, owner: mapping, value: value, in: &batch))
-                    continue
-                }
-                if value.kind == .null && relationship.relationship.isToMany {
-                    // JSON null empties a to-many (a to-one is cleared by a reference without keys).
-                    groups.append(
-                        try group([], mappings: [], of: relationship, owner: mapping, value: value, in: &batch))
-                    continue
-                }
-                let firstKey = Int32(batch.keys.count)
-                try appendKeys(
-                    value, coercers: coercers, matchNames: matchNames, split: split, field: relationship.field.text,
-                    to: &batch)
-                let count = Int32(batch.keys.count) - firstKey
-                if !relationship.relationship.isToMany && count > 1 {
-                    throw RecordError(
-                        position: value.position, field: relationship.field.text,
-                        message:
-                            "\(mapping.entity.name).\(relationship.relationship.name) is a to-one relationship but the field holds \(count) keys"
-                    )
-                }
-                let reference = FlatReference(
-                    relationship: Int32(relationship.number), firstKey: firstKey, keyCount: count, place: value.place)
-                if mapping.nestsRecords {
-                    heldReferences.append(reference)
-                } else {
-                    batch.references.append(reference)
-                }
-            case .nested(let nestedMapping):
+            guard let reading = relationship.keyReading else {
+                guard case .nested(let nestedMapping) = relationship.source else { continue }
                 let records = nestedRecords(value)
                 groups.append(
                     try group(
                         records, mappings: records.map { _ in nestedMapping }, of: relationship, owner: mapping,
                         value: value, in: &batch))
+                continue
+            }
+            if let nesting = relationship.dataNesting, let records = dataRecords(value) {
+                let mappings = try records.map { nestedRecord throws(RecordError) in
+                    guard let nestedMapping = nesting.mapping(for: nestedRecord) else {
+                        throw RecordError(
+                            position: nestedRecord.position, field: relationship.field.text,
+                            message: "the nested record names no entity that \(mapping.entity.name)."
+                                + "\(relationship.relationship.name) can hold")
+                    }
+                    return nestedMapping
+                }
+                groups.append(
+                    try group(
+                        records, mappings: mappings, of: relationship, owner: mapping, value: value, in: &batch))
+                continue
+            }
+            if value.kind == .null && relationship.relationship.isToMany {
+                // JSON null empties a to-many (a to-one is cleared by a reference without keys).
+                groups.append(
+                    try group([], mappings: [], of: relationship, owner: mapping, value: value, in: &batch))
+                continue
+            }
+            let firstKey = Int32(batch.keys.count)
+            try appendKeys(value, reading: reading, field: relationship.field.text, to: &batch)
+            let count = Int32(batch.keys.count) - firstKey
+            if !relationship.relationship.isToMany && count > 1 {
+                throw RecordError(
+                    position: value.position, field: relationship.field.text,
+                    message:
+                        "\(mapping.entity.name).\(relationship.relationship.name) is a to-one relationship but the field holds \(count) keys"
+                )
+            }
+            let reference = FlatReference(
+                relationship: Int32(relationship.number), firstKey: firstKey, keyCount: count, place: value.place)
+            if mapping.nestsRecords {
+                heldReferences.append(reference)
+            } else {
+                batch.references.append(reference)
             }
         }
         let references = mapping.nestsRecords ? batch.references.count : firstReference
@@ -238,41 +236,40 @@ struct RecordPreparer {
 
     /// Adds the keys a reference field names (a single value is read in place, without a list).
     private func appendKeys(
-        _ value: FieldValue, coercers: [ValueCoercer], matchNames: [String], split: KeySplit?,
-        field: @autoclosure () -> String,
+        _ value: FieldValue, reading: KeyReading, field: @autoclosure () -> String,
         to batch: inout PreparedBatch
     ) throws(RecordError) {
         if value.kind == .list {
             try value.forEachElement { item throws(RecordError) in
                 try appendKeys(
-                    of: item, coercers: coercers, matchNames: matchNames, split: split, field: field(), to: &batch)
+                    of: item, reading: reading, field: field(), to: &batch)
             }
         } else {
             try appendKeys(
-                of: value, coercers: coercers, matchNames: matchNames, split: split, field: field(), to: &batch)
+                of: value, reading: reading, field: field(), to: &batch)
         }
     }
 
     /// Adds the keys one value of a reference field names (several when `split`).
     private func appendKeys(
-        of item: FieldValue, coercers: [ValueCoercer], matchNames: [String], split: KeySplit?,
-        field: @autoclosure () -> String,
+        of item: FieldValue, reading: KeyReading, field: @autoclosure () -> String,
         to batch: inout PreparedBatch
     ) throws(RecordError) {
         // A null or empty reference means "no destination".
         let kind = item.kind
         if kind == .null || (kind == .text && item.byteCount == 0) { return }
-        if coercers.count > 1 {
-            let parts = try compositeKey(item, coercers: coercers, matchNames: matchNames, field: field(), in: &batch)
+        if reading.coercers.count > 1 {
+            let parts = try compositeKey(
+                item, coercers: reading.coercers, matchNames: reading.matchNames, field: field(), in: &batch)
             batch.append(key: parts)
             return
         }
-        guard let coercer = coercers.first else { return }
+        guard let coercer = reading.coercers.first else { return }
         do throws(CoercionError) {
             if kind == .list { _ = try coercer.coerce(item) }
             try item.withUTF8 { bytes in
                 Result { () throws(CoercionError) in
-                    switch split {
+                    switch reading.split {
                     case .separator(let separator):
                         try splitKeys(bytes, kind: kind, separator: separator, coercer: coercer, to: &batch)
                     case .pattern(let prefix, let suffix):
