@@ -1,8 +1,10 @@
 // The mapping stage: evaluates every mapped field of a record and coerces it into the batch's
 // flat buffers (PreparedBatch) — attribute values, the key with its canonical bytes and hash,
 // the keys of references, nested records — collecting the first problem as a RecordError with
-// the field's exact position. Text is copied from the record's bytes into the batch's arena;
-// no string, no array and no reference-counted value is made per field.
+// the field's exact position. A top-level record's fields are found in one pass over its
+// children (its mapping's FieldLookup), a nested record's path by path. Text is copied from the
+// record's bytes into the batch's arena; no string, no array and no reference-counted value is
+// made per field.
 // A mapping with `entityField` hands each record to the mapping of the entity it names
 // (EntityRoutes); a run identity key (`key: [object-id]`) is read as text into the entry's key.
 // Invariants: preparing never touches the context or the store; a record that fails leaves
