@@ -6,7 +6,8 @@
 // CSV columns, `.`) and the names that match several children (a list) are evaluated as a
 // `FieldPath` is, so every value is exactly what `SourceRecord.value(at:)` gives.
 
-/// Field paths looked up together in records (see ``FieldMatches``).
+/// Field paths looked up together in records (see ``FieldMatches``). A class: handing a lookup
+/// on costs one reference count, not one per buffer it holds.
 ///
 /// ```swift
 /// let lookup = FieldLookup([try FieldPath(parsing: "@sku"), try FieldPath(parsing: "name")])
@@ -16,7 +17,6 @@
 ///     print(matches.value(0, of: lookup, in: item)?.string ?? "", matches.value(1, of: lookup, in: item)?.string ?? "")
 /// }
 /// ```
-// A class, so that handing it to each lookup costs one reference count, not one per array.
 public final class FieldLookup: Sendable {
     /// The paths, in the order given.
     public let paths: [FieldPath]
