@@ -107,7 +107,7 @@ public final class FieldLookup: Sendable {
                                     let index = Int(bucketPaths[slot])
                                     let entry = entries[index]
                                     guard entry.isAttribute == isAttribute, Int(entry.nameCount) == count,
-                                        Self.equal(stored, names + Int(entry.nameStart), count: count)
+                                        ByteScanner.equal(stored, names + Int(entry.nameStart), count: count)
                                     else { continue }
                                     if matches[index].first < 0 { matches[index].first = child }
                                     matches[index].count += 1
@@ -119,19 +119,6 @@ public final class FieldLookup: Sendable {
                 }
             }
         }
-    }
-}
-
-extension FieldLookup {
-    /// Whether the `count` bytes at `lhs` and `rhs` are equal (names are short: compared inline).
-    @inline(__always)
-    fileprivate static func equal(_ lhs: UnsafePointer<UInt8>, _ rhs: UnsafePointer<UInt8>, count: Int) -> Bool {
-        var position = 0
-        while position < count {
-            if lhs[position] != rhs[position] { return false }
-            position &+= 1
-        }
-        return true
     }
 }
 

@@ -154,21 +154,14 @@ private struct PathWalker {
         }
     }
 
-    /// Whether the name of `node` equals `name`. Names are short, so they are compared inline
-    /// byte by byte rather than through a `memcmp` call per child.
+    /// Whether the name of `node` equals `name`.
     @inline(__always)
     private func nameEquals(_ node: Int32, _ name: UnsafeBufferPointer<UInt8>) -> Bool {
         let entry = nodes[Int(node)]
         guard entry.hasName, Int(entry.nameCount) == name.count, entry.nameStart >= 0,
             Int(entry.nameStart) + name.count <= byteCount, let wanted = name.baseAddress
         else { return name.isEmpty && entry.nameCount == 0 }
-        let stored = bytes + Int(entry.nameStart)
-        var index = 0
-        while index < name.count {
-            if stored[index] != wanted[index] { return false }
-            index &+= 1
-        }
-        return true
+        return ByteScanner.equal(bytes + Int(entry.nameStart), wanted, count: name.count)
     }
 }
 

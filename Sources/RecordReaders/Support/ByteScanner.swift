@@ -1,4 +1,5 @@
-// ByteScanner: finds the next byte a scanning loop must stop at, eight bytes at a time.
+// ByteScanner: finds the next byte a scanning loop must stop at, eight bytes at a time; and
+// compares the short runs names are (field paths' against a record's) inline.
 //
 // SWAR ("SIMD within a register"): a 64-bit word is tested for bytes equal to a target by
 // XOR with the target repeated and the classic zero-byte test. The zero-byte test can flag
@@ -8,6 +9,18 @@
 // only. Words are little-endian (byte i in bits 8i ..< 8i + 8), as on every supported platform.
 
 enum ByteScanner {
+    /// Whether the `count` bytes at `lhs` and `rhs` are equal. Names are short, so they are
+    /// compared inline byte by byte rather than through a `memcmp` call each.
+    @inline(__always)
+    static func equal(_ lhs: UnsafePointer<UInt8>, _ rhs: UnsafePointer<UInt8>, count: Int) -> Bool {
+        var position = 0
+        while position < count {
+            if lhs[position] != rhs[position] { return false }
+            position &+= 1
+        }
+        return true
+    }
+
     private static let ones: UInt64 = 0x0101_0101_0101_0101
     private static let highs: UInt64 = 0x8080_8080_8080_8080
     private static let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
