@@ -22,8 +22,7 @@ struct RecordPreparer {
         let mark = batch.mark
         batch.records.append(record)
         do {
-            // A mapping with `entityField` prepares nothing itself: the entity the record names does.
-            let target = try mapping.routes?.mapping(for: record) ?? mapping
+            let target = try RecordFields.mapping(mapping, for: record)
             matches.find(target.fieldLookup, in: record)
             let fields = RecordFields(record: record, mapping: target, found: matches)
             batch.recordEntries.append(try prepare(fields, in: &batch))
@@ -38,7 +37,7 @@ struct RecordPreparer {
     private func prepare(_ record: SourceRecord, mapping: CompiledMapping, in batch: inout PreparedBatch)
         throws(RecordError) -> Int32
     {
-        let target = try mapping.routes?.mapping(for: record) ?? mapping
+        let target = try RecordFields.mapping(mapping, for: record)
         return try prepare(RecordFields(record: record, mapping: target, found: nil), in: &batch)
     }
 
@@ -146,8 +145,7 @@ struct RecordPreparer {
         batch.entries[Int(entryIndex)].referenceCount = Int32(batch.references.count - references)
         if hasKey && !mapping.keyRelationships.isEmpty {
             batch.entries[Int(entryIndex)].key = try keyThroughReferences(
-                record, mapping: mapping, values: firstValue, references: references..<batch.references.count,
-                in: &batch)
+                of: fields, values: firstValue, references: references..<batch.references.count, in: &batch)
         }
         batch.entries[Int(entryIndex)].firstGroup = Int32(batch.groups.count)
         batch.entries[Int(entryIndex)].groupCount = Int32(groups.count)
@@ -165,7 +163,7 @@ struct RecordPreparer {
         let value = try coerce(attribute, at: start, of: fields, into: &batch)
         guard !value.isNil else {
             throw RecordError(
-                position: fields.value(attribute.fields, at: start)?.position ?? fields.record.position,
+                position: fields.position(attribute.fields, at: start),
                 field: attribute.field?.text ?? attribute.name,
                 message: "the key attribute \(fields.mapping.entity.name).\(attribute.name) has no value")
         }
@@ -175,9 +173,9 @@ struct RecordPreparer {
     /// The key of a record whose key names relationships: its key attributes' values, then the
     /// destination key of each key relationship's reference (`references`: the record's, in the batch).
     private func keyThroughReferences(
-        _ record: SourceRecord, mapping: CompiledMapping, values firstValue: Int, references: Range<Int>,
-        in batch: inout PreparedBatch
+        of fields: RecordFields, values firstValue: Int, references: Range<Int>, in batch: inout PreparedBatch
     ) throws(RecordError) -> Int32 {
+        let mapping = fields.mapping
         var parts = mapping.keyPositions.map { batch.values[firstValue + $0] }
         for position in mapping.keyRelationships {
             let relationship = mapping.relationships[position]
@@ -188,7 +186,8 @@ struct RecordPreparer {
                 reference.keyCount == 1
             else {
                 throw RecordError(
-                    position: fieldPosition(relationship.fields, in: record), field: relationship.field.text,
+                    position: fields.position(relationship.fields, at: mapping.relationshipFields[position]),
+                    field: relationship.field.text,
                     message:
                         "the key relationship \(mapping.entity.name).\(relationship.relationship.name) has no value")
             }
@@ -428,10 +427,6 @@ struct RecordPreparer {
         default: value.record.map { [$0] } ?? []
         }
     }
-
-    private func fieldPosition(_ fields: [FieldPath], in record: SourceRecord) -> SourcePosition {
-        record[first: fields]?.position ?? record.position
-    }
 }
 
 /// A record and where its fields are read: through its mapping's lookup, all found in one pass
@@ -441,9 +436,20 @@ private struct RecordFields {
     let mapping: CompiledMapping
     let found: FieldMatches?
 
+    /// The mapping that prepares `record` for `mapping`: itself, or with `entityField` the
+    /// mapping of the entity the record names (which prepares it instead).
+    static func mapping(_ mapping: CompiledMapping, for record: SourceRecord) throws(RecordError) -> CompiledMapping {
+        try mapping.routes?.mapping(for: record) ?? mapping
+    }
+
     /// The value of the first of `paths` the record has; they start at `start` in the mapping's lookup.
     func value(_ paths: [FieldPath], at start: Int) -> FieldValue? {
         guard let found else { return record[first: paths] }
         return found.first(start..<start + paths.count, of: mapping.fieldLookup, in: record)
+    }
+
+    /// Where the value of `paths` (see ``value(_:at:)``) starts, or the record when it has none.
+    func position(_ paths: [FieldPath], at start: Int) -> SourcePosition {
+        value(paths, at: start)?.position ?? record.position
     }
 }
